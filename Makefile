@@ -1,0 +1,109 @@
+# lsmns top-level Makefile.
+#
+#   make demo        build what is needed, boot the guest, run the demo
+#   make check       every test; ends with "N passed, N failed"
+#   make guest-run SCRIPT=path [CMDLINE='lsm=...'] [FLAVOUR=normal|debug]
+#   make kernel | kernel-debug | kernel-export | kernel-checkpatch | kernel-bisect
+#   make install [PREFIX=/usr/local DESTDIR=]
+#
+# Everything built lands in $(BUILD) (git-ignored); the kernel tree stays
+# there too, the repository only holds kernel/patches and kernel/config.
+
+SHELL := /bin/bash
+REPO := $(CURDIR)
+BUILD ?= $(REPO)/build
+export LSMNS_BUILD := $(BUILD)
+FLAVOUR ?= normal
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+KTREE := kernel/scripts/kernel-tree
+HEADERS := $(BUILD)/kernel/headers/include
+GUEST_INITRD := $(BUILD)/guest/base.cpio
+PROGS_DIR := $(BUILD)/guest/progs
+
+# Debian packages each part needs; scripts/ensure-packages installs the
+# missing ones (apt-get update first, non-interactive).
+PKGS_KERNEL := linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev \
+	ccache xz-utils cpio kmod rsync git python3
+PKGS_GUEST := qemu-system-x86 busybox-static crun runc
+PKGS_HOOK := libjson-c-dev libseccomp-dev libcmocka-dev clang libclang-rt-14-dev
+PKGS_ALL := $(PKGS_KERNEL) $(PKGS_GUEST) $(PKGS_HOOK) jq
+
+.PHONY: all deps kernel kernel-debug kernel-pristine kernel-prepare kernel-export \
+	kernel-checkpatch kernel-bisect headers progs guest guest-run check demo \
+	hook hook-check install clean help
+
+all: kernel guest hook
+
+help:
+	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
+
+deps:
+	@scripts/ensure-packages $(PKGS_ALL)
+
+kernel-prepare:
+	@$(KTREE) prepare
+kernel:
+	@$(KTREE) build normal
+kernel-debug:
+	@$(KTREE) build debug
+kernel-pristine:
+	@$(KTREE) build pristine
+kernel-export:
+	@$(KTREE) export
+kernel-checkpatch:
+	@$(KTREE) checkpatch
+kernel-bisect:
+	@$(KTREE) bisect normal
+
+headers:
+	@$(KTREE) headers
+
+# Test programs run in the guest: static, built against the patched tree's
+# uapi headers so they can use syscalls the host's headers do not know.
+progs: headers
+	@mkdir -p $(PROGS_DIR)/selftests/lsm
+	@for p in integration/progs/*.c; do \
+		n=$$(basename $$p .c); \
+		gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static -I$(HEADERS) \
+			-o $(PROGS_DIR)/$$n $$p || exit 1; \
+	done
+	@st=$(BUILD)/kernel/src/tools/testing/selftests/lsm; \
+	for t in lsm_get_self_attr_test lsm_list_modules_test lsm_set_self_attr_test; do \
+		gcc -O2 -Wall -static -I$(HEADERS) -I$$st/.. -o $(PROGS_DIR)/selftests/lsm/$$t \
+			$$st/$$t.c $$st/common.c || exit 1; \
+	done
+
+hook:
+	@$(MAKE) -s -C runtime-hook
+
+hook-check:
+	@$(MAKE) -s -C runtime-hook check
+
+guest: progs hook
+	@integration/scripts/build-initramfs $(GUEST_INITRD) \
+		--bin /usr/bin/crun --bin /usr/sbin/runc \
+		$$(for p in $(PROGS_DIR)/*; do [ -f $$p ] && echo --bin $$p:/lsmns/bin/$$(basename $$p); done) \
+		--dir $(PROGS_DIR)/selftests:/lsmns/selftests \
+		--dir integration/guest/lib:/lsmns/lib \
+		--file integration/bundles/busybox-config.json:/lsmns/bundles/busybox-config.json \
+		$$([ -x runtime-hook/build/lsmns-hook ] && echo --bin runtime-hook/build/lsmns-hook:/usr/libexec/lsmns/lsmns-hook)
+
+guest-run:
+	@[ -n "$(SCRIPT)" ] || { echo "make guest-run: set SCRIPT=path/to/script" >&2; exit 2; }
+	@integration/scripts/guest-run --kernel $$($(KTREE) path $(FLAVOUR)) \
+		--cmdline "$(CMDLINE)" $(SCRIPT) $(ARGS)
+
+check:
+	@scripts/check
+
+demo:
+	@scripts/demo
+
+install:
+	@$(MAKE) -s -C runtime-hook install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+
+clean:
+	rm -rf $(BUILD)/guest $(BUILD)/test-logs
+	-@$(MAKE) -s -C runtime-hook clean

@@ -1,0 +1,62 @@
+# tap.sh: TAP helpers for guest test scripts (busybox sh).
+#
+#   . /lsmns/lib/tap.sh
+#   tap_ok COND_EXIT_STATUS "description"   -- via: check "desc" cmd args...
+#   check "desc" cmd...       ok when cmd exits 0
+#   check_fails "desc" cmd... ok when cmd exits non-zero
+#   check_eq "desc" want got
+#   check_contains "desc" needle haystack
+#   tap_done                   exit non-zero if anything failed
+#
+# Every result line is "ok N - desc" or "not ok N - desc"; diagnostics are
+# "# " lines so the host's counter never mistakes them for results.
+TAP_N=0
+TAP_FAILED=0
+
+tap_result() {
+	TAP_N=$((TAP_N + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $TAP_N - $2"
+	else
+		echo "not ok $TAP_N - $2"
+		TAP_FAILED=$((TAP_FAILED + 1))
+	fi
+}
+
+tap_diag() { echo "$*" | sed 's/^/# /'; }
+
+check() {
+	desc=$1; shift
+	if out=$("$@" 2>&1); then tap_result 0 "$desc"
+	else tap_result 1 "$desc"; tap_diag "command: $*"; tap_diag "$out"; fi
+}
+
+check_fails() {
+	desc=$1; shift
+	if out=$("$@" 2>&1); then tap_result 1 "$desc"; tap_diag "unexpectedly succeeded: $*"; tap_diag "$out"
+	else tap_result 0 "$desc"; fi
+}
+
+check_eq() {
+	if [ "$2" = "$3" ]; then tap_result 0 "$1"
+	else tap_result 1 "$1"; tap_diag "want: $2"; tap_diag "got:  $3"; fi
+}
+
+check_contains() {
+	case "$3" in
+	*"$2"*) tap_result 0 "$1" ;;
+	*) tap_result 1 "$1"; tap_diag "want to find: $2"; tap_diag "in: $3" ;;
+	esac
+}
+
+check_not_contains() {
+	case "$3" in
+	*"$2"*) tap_result 1 "$1"; tap_diag "must not find: $2"; tap_diag "in: $3" ;;
+	*) tap_result 0 "$1" ;;
+	esac
+}
+
+tap_done() {
+	echo "1..$TAP_N"
+	[ "$TAP_FAILED" -eq 0 ]
+}
