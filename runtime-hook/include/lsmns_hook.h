@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * lsmns-hook: types shared along the data path
+ *
+ *   OCI state (stdin) + config.json  -> struct oci_state, struct oci_config
+ *   annotations (+ spec fallback)    -> struct lsm_request     (untrusted)
+ *   policy.json                      -> struct policy          (trusted)
+ *   policy_decide()                  -> struct lsm_assignment  (allowed)
+ *   request_build()                  -> bytes of <linux/lsmns.h>
+ *   kernel_send()                    -> one write() to the assign file
+ */
+#ifndef LSMNS_HOOK_H
+#define LSMNS_HOOK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <linux/types.h>
+#include <linux/lsmns.h>
+
+#include "hook_limits.h"
+
+#define HOOK_VERSION "0.1.0"
+
+/* <linux/lsm.h> is in the uapi since 6.8; Debian 12 ships 6.1 headers. */
+#if __has_include(<linux/lsm.h>)
+#include <linux/lsm.h>
+#else
+struct lsm_ctx {
+	__u64 id;
+	__u64 flags;
+	__u64 len;
+	__u64 ctx_len;
+	__u8 ctx[];
+};
+#define LSM_ID_SELINUX		101
+#define LSM_ID_SMACK		102
+#define LSM_ID_APPARMOR		104
+#endif
+
+/* Exit statuses (documented in lsmns-hook.8 and docs/runtime-hook.md). */
+enum hook_status {
+	HOOK_OK = 0,		/* assigned, nothing to do, dry run, policy valid */
+	HOOK_ERR_INTERNAL = 1,	/* out of memory, seccomp, unexpected I/O */
+	HOOK_ERR_USAGE = 2,	/* bad command line */
+	HOOK_ERR_INPUT = 3,	/* bad OCI state or config.json */
+	HOOK_ERR_POLICY = 4,	/* policy file missing or invalid */
+	HOOK_ERR_REFUSED = 5,	/* request invalid or not allowed by policy */
+	HOOK_ERR_TARGET = 6,	/* target process gone or unusable */
+	HOOK_ERR_KERNEL = 7,	/* the kernel refused the assignment */
+};
+
+/* One error, carried up and printed once (stderr + syslog). */
+struct hook_err {
+	enum hook_status status;
+	char msg[HOOK_MSG_LEN];
+};
+
+/* Record an error; always returns -1.  Control bytes are escaped. */
+int hook_fail(struct hook_err *err, enum hook_status status,
+	      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The LSMs the hook knows, in a fixed order (also the order of entries). */
+enum hook_lsm {
+	HOOK_LSM_SELINUX,
+	HOOK_LSM_SMACK,
+	HOOK_LSM_APPARMOR,
+	HOOK_LSM_COUNT
+};
+
+struct hook_lsm_info {
+	const char *name;	/* as in org.lsmns.lsm and the policy */
+	__u64 id;		/* LSM_ID_* */
+	const char *ctx_key;	/* annotation carrying its context */
+	const char *spec_field;	/* process.<field> in config.json, or NULL */
+};
+
+extern const struct hook_lsm_info hook_lsms[HOOK_LSM_COUNT];
+
+/* Index of an LSM name (exact, case-sensitive), or -1. */
+int hook_lsm_by_name(const char *name, size_t len);
+const char *hook_mode_name(__u32 mode);
+
+#define LSM_BIT(i) (1u << (i))
+
+/* Annotation keys (stable ABI of the hook, see docs/runtime-hook.md). */
+#define ANN_PREFIX		"org.lsmns."
+#define ANN_LSM			"org.lsmns.lsm"
+#define ANN_SELINUX_CTX		"org.lsmns.selinux.context"
+#define ANN_APPARMOR_PROFILE	"org.lsmns.apparmor.profile"
+#define ANN_SMACK_LABEL		"org.lsmns.smack.label"
+#define ANN_RELEASE		"org.lsmns.release"
+#define ANN_INTERFACE		"org.lsmns.interface"
+
+/* Image annotations the policy's "image" match looks at, in order. */
+#define ANN_IMAGE_CRIO		"io.kubernetes.cri-o.ImageName"
+#define ANN_IMAGE_CRI		"io.kubernetes.cri.image-name"
+
+/* An ordered set of LSMs. */
+struct lsm_list {
+	unsigned int n;
+	unsigned int mask;
+	int idx[HOOK_LSM_COUNT];
+};
+
+/* Parse "a,b,c" into @out; refuses empty items, unknown and repeated names. */
+int lsm_list_parse(const char *s, size_t len, struct lsm_list *out,
+		   const char *what, struct hook_err *err);
+/* "selinux,apparmor" into @buf. */
+const char *lsm_mask_str(unsigned int mask, char *buf, size_t size);
+
+/* Annotations (string to string). */
+struct kv {
+	char *key;
+	char *value;
+	size_t value_len;	/* may contain NUL bytes: checked by users */
+};
+
+struct kv_list {
+	struct kv *v;
+	size_t n;
+};
+
+const struct kv *kv_find(const struct kv_list *l, const char *key);
+void kv_list_free(struct kv_list *l);
+
+/* ---- state.c: OCI state and config.json ---------------------------- */
+
+struct oci_state {
+	char *id;
+	char *status;
+	char *bundle;
+	int pid;
+	bool has_annotations;
+	struct kv_list annotations;
+};
+
+struct oci_config {
+	char *selinux_label;	/* process.selinuxLabel */
+	char *apparmor_profile;	/* process.apparmorProfile */
+	char *root_path;	/* root.path, made absolute against the bundle */
+	bool has_annotations;
+	struct kv_list annotations;
+};
+
+int state_parse(const char *buf, size_t len, struct oci_state *st,
+		struct hook_err *err);
+void state_free(struct oci_state *st);
+int config_parse(const char *buf, size_t len, const char *bundle,
+		 struct oci_config *cfg, struct hook_err *err);
+void config_free(struct oci_config *cfg);
+
+/* The annotations that carry the request: the state's, else config.json's. */
+const struct kv_list *request_annotations(const struct oci_state *st,
+					  const struct oci_config *cfg);
+
+/* ---- request.c: the container's (untrusted) request ---------------- */
+
+struct lsm_request {
+	bool present;			/* org.lsmns.lsm was given */
+	struct lsm_list active;
+	unsigned int release_mask;
+	int interface;			/* hook_lsm index, -1 if not given */
+	char *ctx[HOOK_LSM_COUNT];	/* requested context, NULL if none */
+};
+
+/* Check a context/profile/label: 1..HOOK_MAX_CTX_LEN bytes, no control bytes. */
+int ctx_check(const char *s, size_t len, const char *what,
+	      struct hook_err *err);
+
+int request_parse(const struct kv_list *ann, const struct oci_config *cfg,
+		  struct lsm_request *req, struct hook_err *err);
+void request_free(struct lsm_request *req);
+
+/* What the policy allows: the entries to send. */
+struct lsm_assignment {
+	bool none;			/* nothing to assign (policy default) */
+	const char *rule;		/* name of the deciding rule */
+	int interface;			/* hook_lsm index */
+	unsigned int n;
+	struct {
+		int lsm;		/* hook_lsm index */
+		__u32 mode;		/* LSMNS_MODE_* */
+		const char *ctx;	/* NULL: keep the inherited context */
+	} e[HOOK_LSM_COUNT];
+};
+
+/* Build the binary request; *buf is malloc()ed. */
+int request_build(const struct lsm_assignment *a, int pidfd, void **buf,
+		  size_t *len, struct hook_err *err);
+/* Human-readable dump of a binary request (for --dry-run). */
+void request_dump(FILE *f, const void *buf, size_t len);
+/* One-line summary: "lsm=selinux selinux=ctx apparmor(hidden)=..." */
+void assignment_str(const struct lsm_assignment *a, char *buf, size_t size);
+
+/* ---- policy.c: host policy ----------------------------------------- */
+
+enum policy_default {
+	POLICY_DEFAULT_REFUSE,	/* no request: refuse the container */
+	POLICY_DEFAULT_NONE,	/* no request: leave it in the parent namespace */
+	POLICY_DEFAULT_ASSIGN,	/* no request: treat "default" as the request */
+};
+
+struct pattern_list {
+	char **p;
+	size_t n;
+};
+
+struct policy_match {
+	struct kv_list annotations;	/* values are fnmatch patterns */
+	char *id;
+	char *bundle;
+	char *root_path;
+	char *image;
+};
+
+struct policy_rule {
+	char *name;
+	struct policy_match match;
+	unsigned int *active_sets;	/* masks of allowed active sets */
+	size_t nactive_sets;
+	struct pattern_list contexts[HOOK_LSM_COUNT];
+	bool hidden_set[HOOK_LSM_COUNT];
+	char *hidden[HOOK_LSM_COUNT];	/* NULL: inherit */
+	unsigned int release_mask;
+	unsigned int interface_mask;	/* 0: any active LSM */
+	enum policy_default default_action;
+	struct lsm_request default_req;
+};
+
+struct policy {
+	struct policy_rule *rules;
+	size_t nrules;
+};
+
+int policy_parse(const char *buf, size_t len, struct policy *pol,
+		 struct hook_err *err);
+void policy_free(struct policy *pol);
+const struct policy_rule *policy_match(const struct policy *pol,
+				       const struct oci_state *st,
+				       const struct oci_config *cfg);
+/* Check a request against one rule and fill @a. */
+int policy_check(const struct policy_rule *r, const struct lsm_request *req,
+		 const struct oci_config *cfg, struct lsm_assignment *a,
+		 struct hook_err *err);
+/* Find the rule, pick the request (or the default) and check it. */
+int policy_decide(const struct policy *pol, const struct oci_state *st,
+		  const struct oci_config *cfg, const struct lsm_request *req,
+		  struct lsm_assignment *a, struct hook_err *err);
+
+/* ---- util.c -------------------------------------------------------- */
+
+/* Open a regular file for reading (O_NOFOLLOW on the last component). */
+int open_regular(int dirfd, const char *path, const char *what,
+		 enum hook_status status, struct hook_err *err);
+/* Read all of @fd (at most @max bytes) into a NUL-terminated buffer. */
+int read_bounded(int fd, size_t max, const char *what, char **buf,
+		 size_t *len, enum hook_status status, struct hook_err *err);
+
+/* ---- json.c -------------------------------------------------------- */
+
+struct json_object;
+/* Parse a whole buffer (strict, depth-bounded, no trailing data). */
+int json_parse_buffer(const char *buf, size_t len, const char *what,
+		      struct json_object **out, enum hook_status status,
+		      struct hook_err *err);
+
+/* ---- kernel.c ------------------------------------------------------ */
+
+int kernel_pin(int pid, int *pidfd, struct hook_err *err);
+int kernel_open_assign(const char *path, int *fd, struct hook_err *err);
+int kernel_send(int fd, const void *buf, size_t len,
+		const struct lsm_assignment *a, struct hook_err *err);
+const char *kernel_errno_hint(int e);
+/* After a successful write: the namespace id the kernel reports. */
+int kernel_result_ns(int fd, unsigned long long *ns_id);
+
+/* ---- confine.c ----------------------------------------------------- */
+
+int confine(struct hook_err *err);
+
+/* ---- log.c --------------------------------------------------------- */
+
+void log_open(void);
+/* One line to stderr ("lsmns-hook: ...") and syslog at @prio. */
+void log_line(int prio, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Escape control bytes of @in into @out (always NUL-terminated). */
+void log_sanitize(const char *in, char *out, size_t size);
+extern bool log_quiet_stderr;
+
+#endif /* LSMNS_HOOK_H */
