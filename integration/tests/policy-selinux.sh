@@ -1,0 +1,75 @@
+#!/bin/sh
+# The lsmns SELinux policy (policies/selinux) in the guest: it loads and
+# enforces; a task in container_t:s0:c1,c2 is denied the SELinux demo object
+# (type enforcement) and the s0:c3,c4 one (MCS) but reads the control
+# objects; the host (unconfined_t) reads all of them; the container cannot
+# undo its confinement.  Works whichever other LSMs are active.
+# Needs /lsmns/policies (make -C policies) in the initramfs.
+. /lsmns/lib/tap.sh
+P=/lsmns/policies
+D=/lsmns/demo
+ctx=system_u:system_r:container_t:s0:c1,c2
+[ -x $P/load-policies ] || { echo "Bail out! $P/load-policies missing (make -C policies, initramfs --dir)"; exit 1; }
+
+# With several LSMs (stacking kernel) name SELinux's attr files explicitly.
+exec_attr=/proc/self/attr/exec
+cur_attr=/proc/self/attr/current
+[ -e /proc/self/attr/selinux/exec ] && exec_attr=/proc/self/attr/selinux/exec
+[ -e /proc/self/attr/selinux/current ] && cur_attr=/proc/self/attr/selinux/current
+
+# in_ctx CONTEXT CMD...: run CMD in CONTEXT without the MAC capabilities,
+# the way a runtime starts a container's entrypoint (setexeccon + exec).
+in_ctx() {
+	c=$1; shift
+	$P/bin/lsmns-exec --attr $exec_attr "$c" --drop-mac-caps -- "$@"
+}
+in_container() { in_ctx $ctx "$@"; }
+
+check "load-policies selinux loads the policy" $P/load-policies selinux
+check_eq "SELinux is enforcing" 1 "$(cat /sys/fs/selinux/enforce)"
+check_eq "the policy is MLS (MCS categories)" 1 "$(cat /sys/fs/selinux/mls)"
+check_eq "the policy allows undeclared permissions (handle_unknown allow)" 0 "$(cat /sys/fs/selinux/deny_unknown)"
+check_contains "the host runs as unconfined_t" ":unconfined_t:" "$(cat $cur_attr)"
+check "setup-demo creates and labels the demo objects" $P/setup-demo $D
+check_eq "denied-selinux is labelled lsmns_denied_selinux_t" \
+	"system_u:object_r:lsmns_denied_selinux_t:s0" "$($P/bin/lsmns-label -g $D/denied-selinux security.selinux)"
+check_eq "mcs-c3c4 is labelled s0:c3,c4" \
+	"system_u:object_r:lsmns_allowed_t:s0:c3,c4" "$($P/bin/lsmns-label -g $D/mcs-c3c4 security.selinux)"
+
+# The container task.
+check_eq "a task enters container_t:s0:c1,c2 through attr/exec" \
+	"$ctx" "$(in_container cat $cur_attr | tr -d '\0')"
+check_eq "container reads the control object (allowed)" "lsmns-demo allowed" "$(in_container cat $D/allowed 2>&1)"
+check_fails "container is denied lsmns_denied_selinux_t (denied-selinux)" in_container cat $D/denied-selinux
+check_contains "the denial is EACCES" "Permission denied" "$(in_container cat $D/denied-selinux 2>&1)"
+check_contains "the denial is an audited SELinux AVC" "tcontext=system_u:object_r:lsmns_denied_selinux_t" \
+	"$(dmesg | grep 'avc:  denied' | grep 'name="denied-selinux"')"
+check "container still sees denied-selinux (getattr allowed)" in_container stat $D/denied-selinux
+check "container reads the other LSMs' objects (denied-apparmor, denied-smack)" \
+	in_container cat $D/denied-apparmor $D/denied-smack
+check "container s0:c1,c2 reads a file of s0:c1,c2" in_container cat $D/mcs-c1c2
+check_fails "container s0:c1,c2 is denied a file of s0:c3,c4 (MCS)" in_container cat $D/mcs-c3c4
+check "another container, s0:c3,c4, reads the s0:c3,c4 file" \
+	in_ctx system_u:system_r:container_t:s0:c3,c4 cat $D/mcs-c3c4
+check_fails "container s0:c3,c4 is denied the s0:c1,c2 file (MCS)" \
+	in_ctx system_u:system_r:container_t:s0:c3,c4 cat $D/mcs-c1c2
+
+# The host.
+check "host reads the control object" cat $D/allowed
+check "host reads denied-selinux" cat $D/denied-selinux
+check "host reads both MCS files" cat $D/mcs-c1c2 $D/mcs-c3c4
+check "host without MAC capabilities reads denied-selinux (policy, not capability)" \
+	$P/bin/lsmns-exec --drop-mac-caps -- cat $D/denied-selinux
+
+# No way out for the container.
+check_fails "container cannot switch SELinux to permissive" \
+	in_container sh -c 'echo 0 >/sys/fs/selinux/enforce'
+check_eq "SELinux is still enforcing" 1 "$(cat /sys/fs/selinux/enforce)"
+check_fails "container cannot load a policy" \
+	in_container sh -c "cat $P/selinux/policy.* >/sys/fs/selinux/load"
+check_fails "container cannot exec into unconfined_t" \
+	in_container $P/bin/lsmns-exec --attr $exec_attr system_u:system_r:unconfined_t:s0 -- true
+check_fails "container cannot relabel denied-selinux to an allowed type" \
+	in_container $P/bin/lsmns-label $D/denied-selinux security.selinux system_u:object_r:lsmns_allowed_t:s0
+check_fails "container still denied denied-selinux afterwards" in_container cat $D/denied-selinux
+tap_done

@@ -1,0 +1,63 @@
+#!/bin/sh
+# The lsmns Smack rules (policies/smack) in the guest: they load through
+# smackfs load2; a task labelled ContainerC without the MAC capabilities is
+# denied the DeniedC object but reads AllowedC; the host (_) reads both, by
+# rule and not only by CAP_MAC_OVERRIDE; ContainerC cannot relabel itself or
+# add rules.  Works whichever other LSMs are active.
+# Needs /lsmns/policies (make -C policies) in the initramfs.
+. /lsmns/lib/tap.sh
+P=/lsmns/policies
+D=/lsmns/demo
+smackfs=/sys/fs/smackfs
+[ -x $P/load-policies ] || { echo "Bail out! $P/load-policies missing (make -C policies, initramfs --dir)"; exit 1; }
+
+cur_attr=/proc/self/attr/smack/current
+[ -e $cur_attr ] || cur_attr=/proc/self/attr/current
+
+# in_container CMD...: label the task ContainerC (Smack's attr/current takes
+# effect at once, needs CAP_MAC_ADMIN), drop the MAC capabilities (root
+# would otherwise override Smack), exec CMD.
+in_container() {
+	$P/bin/lsmns-exec --attr $cur_attr ContainerC --drop-mac-caps -- "$@"
+}
+
+# access2 LINE: the kernel's own verdict (1 or 0) for "subject object access".
+access2() {
+	exec 3<>$smackfs/access2 && printf '%s' "$1" >&3 && read -r ans <&3
+	exec 3>&-
+	echo "$ans"
+}
+
+check "load-policies smack loads the rules" $P/load-policies smack
+load2=$(cat $smackfs/load2)
+check_contains "rule 'ContainerC AllowedC r' is in load2" "ContainerC AllowedC r" "$load2"
+check_contains "rule 'ContainerC DeniedC' is in load2" "ContainerC DeniedC " "$load2"
+check_contains "rule '_ DeniedC rx' is in load2" "_ DeniedC rx" "$load2"
+check_eq "the kernel says ContainerC may read AllowedC" 1 "$(access2 'ContainerC AllowedC r')"
+check_eq "the kernel says ContainerC may not read DeniedC" 0 "$(access2 'ContainerC DeniedC r')"
+check_eq "the host is labelled _" "_" "$(cat $cur_attr)"
+check "setup-demo creates and labels the demo objects" $P/setup-demo $D
+check_eq "denied-smack is labelled DeniedC" "DeniedC" "$($P/bin/lsmns-label -g $D/denied-smack security.SMACK64)"
+check_eq "allowed is labelled AllowedC" "AllowedC" "$($P/bin/lsmns-label -g $D/allowed security.SMACK64)"
+
+check_eq "a task is labelled ContainerC" "ContainerC" "$(in_container cat $cur_attr)"
+check_eq "container reads the control object (AllowedC)" "lsmns-demo allowed" "$(in_container cat $D/allowed 2>&1)"
+check_fails "container is denied the DeniedC object (denied-smack)" in_container cat $D/denied-smack
+check_contains "the denial is EACCES" "Permission denied" "$(in_container cat $D/denied-smack 2>&1)"
+check_contains "the denial is audited by Smack" 'object="DeniedC"' \
+	"$(dmesg | grep 'lsm=SMACK' | grep 'subject="ContainerC"')"
+check "container reads the other LSMs' objects (denied-selinux, denied-apparmor)" \
+	in_container cat $D/denied-selinux $D/denied-apparmor
+check "a ContainerC task that kept CAP_MAC_OVERRIDE reads it (why containers drop it)" \
+	$P/bin/lsmns-exec --attr $cur_attr ContainerC -- cat $D/denied-smack
+
+check "host reads the control object" cat $D/allowed
+check "host reads denied-smack" cat $D/denied-smack
+check "host without MAC capabilities reads denied-smack (by rule)" \
+	$P/bin/lsmns-exec --drop-mac-caps -- cat $D/denied-smack
+
+check_fails "container cannot relabel itself to _" in_container $P/bin/lsmns-exec --attr $cur_attr _ -- true
+check_fails "container cannot add a rule" in_container sh -c "printf 'ContainerC DeniedC r' >$smackfs/load2"
+check_fails "container cannot relabel denied-smack" in_container $P/bin/lsmns-label $D/denied-smack security.SMACK64 AllowedC
+check_fails "container still denied denied-smack afterwards" in_container cat $D/denied-smack
+tap_done
