@@ -23,18 +23,32 @@ in_container() {
 	$P/bin/lsmns-exec --attr $exec_attr "exec $prof" --drop-mac-caps -- "$@"
 }
 
+
+# audit_line A B: the latest kernel log line holding both A and B; waits up
+# to 5 s, as kauditd prints audit records asynchronously.
+audit_line() {
+	i=0
+	while [ $i -lt 10 ]; do
+		l=$(dmesg | grep -F -e "$1" | grep -F -e "$2" | tail -n 1)
+		[ -n "$l" ] && { echo "$l"; return 0; }
+		sleep 0.5 2>/dev/null || sleep 1
+		i=$((i + 1))
+	done
+	return 1
+}
+
 check "load-policies apparmor compiles and loads the profile" $P/load-policies apparmor
 check_contains "the profile is loaded in enforce mode" "$prof (enforce)" "$(cat $aafs/profiles)"
-check_eq "the host is unconfined" "unconfined" "$(cat $cur_attr)"
+check_eq "the host is unconfined" "unconfined" "$(cat $cur_attr | tr -d '\0')"
 check "setup-demo creates the demo objects" $P/setup-demo $D
 
 check_eq "a task enters the profile through attr/apparmor/exec" \
-	"$prof (enforce)" "$(in_container cat $cur_attr)"
+	"$prof (enforce)" "$(in_container cat $cur_attr | tr -d '\0')"
 check_eq "container reads the control object (allowed)" "lsmns-demo allowed" "$(in_container cat $D/allowed 2>&1)"
 check_fails "container is denied /lsmns/demo/denied-apparmor" in_container cat $D/denied-apparmor
 check_contains "the denial is EACCES" "Permission denied" "$(in_container cat $D/denied-apparmor 2>&1)"
 check_contains "the denial is audited by AppArmor" "profile=\"$prof\"" \
-	"$(dmesg | grep 'apparmor="DENIED"' | grep 'name="/lsmns/demo/denied-apparmor"')"
+	"$(audit_line 'apparmor="DENIED"' 'name="/lsmns/demo/denied-apparmor"')"
 check "container reads the other LSMs' objects (denied-selinux, denied-smack)" \
 	in_container cat $D/denied-selinux $D/denied-smack
 check_fails "container is denied a file its profile does not list" in_container cat $P/smack/lsmns.rules
