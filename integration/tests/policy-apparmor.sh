@@ -65,4 +65,30 @@ check_fails "container cannot change_onexec to unconfined" \
 check_fails "container cannot load a profile" \
 	in_container $P/apparmor/lib/ld.so --library-path $P/apparmor/lib $P/apparmor/apparmor_parser -K -r $P/apparmor/profiles/$prof
 check_fails "container still denied denied-apparmor afterwards" in_container cat $D/denied-apparmor
+# A policy the kernel (or parser) refuses: one line naming the LSM and the
+# error, exit 1, and the policy already loaded stays in force.
+bad=/tmp/lsmns-bad-policies
+rm -rf $bad && cp -a $P $bad
+printf 'profile lsmns-demo-broken {\n  /tmp/** rw\n}\n' >$bad/apparmor/profiles/lsmns-demo-broken
+out=$($bad/load-policies apparmor 2>&1); rc=$?
+check_eq "a profile with a syntax error: load-policies exits 1" 1 "$rc"
+check_eq "a profile with a syntax error: one error line" 1 "$(echo "$out" | wc -l)"
+check_contains "a profile with a syntax error: the line names AppArmor and the profile" \
+	"load-policies: apparmor: loading profile lsmns-demo-broken: " "$out"
+check_not_contains "the broken profile is not loaded" "lsmns-demo-broken" "$(cat $aafs/profiles)"
+check_fails "container still denied denied-apparmor after the refused load" in_container cat $D/denied-apparmor
+
+# Naming an LSM this kernel does not run is one clear error.
+inactive=""
+for l in selinux apparmor smack; do
+	case ",$(cat /sys/kernel/security/lsm)," in *",$l,"*) ;; *) inactive=$l; break ;; esac
+done
+if [ -n "$inactive" ]; then
+	out=$($P/load-policies $inactive 2>&1); rc=$?
+	check_eq "load-policies $inactive (not active) exits 1" 1 "$rc"
+	check_eq "load-policies $inactive (not active) explains itself" \
+		"load-policies: $inactive: not active in this kernel (active: $(cat /sys/kernel/security/lsm))" "$out"
+else
+	tap_result 0 "load-policies refuses an inactive LSM # SKIP all three are active"
+fi
 tap_done

@@ -86,4 +86,30 @@ check_fails "container cannot exec into unconfined_t" \
 check_fails "container cannot relabel denied-selinux to an allowed type" \
 	in_container $P/bin/lsmns-label $D/denied-selinux security.selinux system_u:object_r:lsmns_allowed_t:s0
 check_fails "container still denied denied-selinux afterwards" in_container cat $D/denied-selinux
+# A policy the kernel (or parser) refuses: one line naming the LSM and the
+# error, exit 1, and the policy already loaded stays in force.
+bad=/tmp/lsmns-bad-policies
+rm -rf $bad && cp -a $P $bad
+head -c 4096 $P/selinux/policy.33 >$bad/selinux/policy.33
+out=$($bad/load-policies selinux 2>&1); rc=$?
+check_eq "a truncated SELinux policy: load-policies exits 1" 1 "$rc"
+check_eq "a truncated SELinux policy: one error line" 1 "$(echo "$out" | wc -l)"
+check_contains "a truncated SELinux policy: the line names SELinux and the kernel's error" \
+	"load-policies: selinux: loading policy.33 into /sys/fs/selinux/load: Invalid argument" "$out"
+check_eq "SELinux is still enforcing after the refused load" 1 "$(cat /sys/fs/selinux/enforce)"
+check_fails "container still denied denied-selinux after the refused load" in_container cat $D/denied-selinux
+
+# Naming an LSM this kernel does not run is one clear error.
+inactive=""
+for l in selinux apparmor smack; do
+	case ",$(cat /sys/kernel/security/lsm)," in *",$l,"*) ;; *) inactive=$l; break ;; esac
+done
+if [ -n "$inactive" ]; then
+	out=$($P/load-policies $inactive 2>&1); rc=$?
+	check_eq "load-policies $inactive (not active) exits 1" 1 "$rc"
+	check_eq "load-policies $inactive (not active) explains itself" \
+		"load-policies: $inactive: not active in this kernel (active: $(cat /sys/kernel/security/lsm))" "$out"
+else
+	tap_result 0 "load-policies refuses an inactive LSM # SKIP all three are active"
+fi
 tap_done

@@ -45,7 +45,8 @@ audit_line() {
 check "load-policies smack loads the rules" $P/load-policies smack
 load2=$(cat $smackfs/load2)
 check_contains "rule 'ContainerC AllowedC r' is in load2" "ContainerC AllowedC r" "$load2"
-check_contains "rule 'ContainerC DeniedC' is in load2" "ContainerC DeniedC " "$load2"
+# "ContainerC DeniedC -" sets no access; load2 does not list such rules.
+check_not_contains "no rule grants ContainerC anything on DeniedC" "ContainerC DeniedC" "$load2"
 check_contains "rule '_ DeniedC rx' is in load2" "_ DeniedC rx" "$load2"
 check_eq "the kernel says ContainerC may read AllowedC" 1 "$(access2 'ContainerC AllowedC r')"
 check_eq "the kernel says ContainerC may not read DeniedC" 0 "$(access2 'ContainerC DeniedC r')"
@@ -74,4 +75,37 @@ check_fails "container cannot relabel itself to _" in_container $P/bin/lsmns-exe
 check_fails "container cannot add a rule" in_container sh -c "printf 'ContainerC DeniedC r' >$smackfs/load2"
 check_fails "container cannot relabel denied-smack" in_container $P/bin/lsmns-label $D/denied-smack security.SMACK64 AllowedC
 check_fails "container still denied denied-smack afterwards" in_container cat $D/denied-smack
+
+# The "-" rule revokes: a grant the host adds by hand is undone by reloading.
+printf 'ContainerC DeniedC r' | $P/bin/lsmns-write $smackfs/load2
+check_eq "a hand-added grant 'ContainerC DeniedC r' takes effect" 1 "$(access2 'ContainerC DeniedC r')"
+check "load-policies smack reloads the rules" $P/load-policies smack
+check_eq "reloading revokes it ('ContainerC DeniedC -')" 0 "$(access2 'ContainerC DeniedC r')"
+check_fails "container is denied denied-smack again" in_container cat $D/denied-smack
+# A policy the kernel (or parser) refuses: one line naming the LSM and the
+# error, exit 1, and the policy already loaded stays in force.
+bad=/tmp/lsmns-bad-policies
+rm -rf $bad && cp -a $P $bad
+long=$(printf '%0300d' 0 | tr 0 L)
+printf 'ContainerC %s r\n' "$long" >$bad/smack/lsmns.rules
+out=$($bad/load-policies smack 2>&1); rc=$?
+check_eq "a rule with a 300-character label: load-policies exits 1" 1 "$rc"
+check_eq "a rule with a 300-character label: one error line" 1 "$(echo "$out" | wc -l)"
+check_contains "a rule with a 300-character label: the line names Smack, the rule and the kernel's error" \
+	"load-policies: smack: rule 'ContainerC $long r' (lsmns.rules line 1): Invalid argument" "$out"
+check_fails "container still denied denied-smack after the refused load" in_container cat $D/denied-smack
+
+# Naming an LSM this kernel does not run is one clear error.
+inactive=""
+for l in selinux apparmor smack; do
+	case ",$(cat /sys/kernel/security/lsm)," in *",$l,"*) ;; *) inactive=$l; break ;; esac
+done
+if [ -n "$inactive" ]; then
+	out=$($P/load-policies $inactive 2>&1); rc=$?
+	check_eq "load-policies $inactive (not active) exits 1" 1 "$rc"
+	check_eq "load-policies $inactive (not active) explains itself" \
+		"load-policies: $inactive: not active in this kernel (active: $(cat /sys/kernel/security/lsm))" "$out"
+else
+	tap_result 0 "load-policies refuses an inactive LSM # SKIP all three are active"
+fi
 tap_done
