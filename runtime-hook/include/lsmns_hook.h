@@ -269,13 +269,21 @@ int json_parse_buffer(const char *buf, size_t len, const char *what,
 
 /* ---- kernel.c ------------------------------------------------------ */
 
+/* The assign file; a regular file stands in for securityfs in tests. */
+struct assign_file {
+	int fd;
+	bool regular;	/* no result to read back */
+};
+
 int kernel_pin(int pid, int *pidfd, struct hook_err *err);
-int kernel_open_assign(const char *path, int *fd, struct hook_err *err);
-int kernel_send(int fd, const void *buf, size_t len,
+int kernel_open_assign(const char *path, struct assign_file *af,
+		       struct hook_err *err);
+/* One write() of the whole request; on failure, read back the result. */
+int kernel_send(const struct assign_file *af, const void *buf, size_t len,
 		const struct lsm_assignment *a, struct hook_err *err);
 const char *kernel_errno_hint(int e);
 /* After a successful write: the namespace id the kernel reports. */
-int kernel_result_ns(int fd, unsigned long long *ns_id);
+int kernel_result_ns(const struct assign_file *af, unsigned long long *ns_id);
 
 /* ---- confine.c ----------------------------------------------------- */
 

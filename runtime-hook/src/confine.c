@@ -26,7 +26,9 @@ struct allowed_syscall {
 };
 
 #define ALLOW(name) { SCMP_SYS(name), 0, { 0, 0, 0, 0 } }
-#define ALLOW_IF(name, cmp) { SCMP_SYS(name), 1, cmp }
+/* Allowed only if argument @a compares (@op, mask/value @da) true. */
+#define ALLOW_IF(name, a, o, da, db) \
+	{ SCMP_SYS(name), 1, { .arg = (a), .op = (o), .datum_a = (da), .datum_b = (db) } }
 
 int confine(struct hook_err *err)
 {
@@ -38,12 +40,12 @@ int confine(struct hook_err *err)
 		ALLOW(writev),
 		ALLOW(close),
 		ALLOW(fstat),
-		ALLOW_IF(newfstatat, SCMP_A3(SCMP_CMP_EQ, AT_EMPTY_PATH)),
+		ALLOW_IF(newfstatat, 3, SCMP_CMP_EQ, AT_EMPTY_PATH, 0),
 		ALLOW(lseek),
 		/* memory (json-c), never executable */
 		ALLOW(brk),
-		ALLOW_IF(mmap, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0)),
-		ALLOW_IF(mprotect, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0)),
+		ALLOW_IF(mmap, 2, SCMP_CMP_MASKED_EQ, PROT_EXEC, 0),
+		ALLOW_IF(mprotect, 2, SCMP_CMP_MASKED_EQ, PROT_EXEC, 0),
 		ALLOW(munmap),
 		ALLOW(mremap),
 		ALLOW(madvise),
@@ -52,7 +54,7 @@ int confine(struct hook_err *err)
 		ALLOW(getpid),
 		ALLOW(sendto),
 		ALLOW(connect),
-		ALLOW_IF(socket, SCMP_A0(SCMP_CMP_EQ, AF_UNIX)),
+		ALLOW_IF(socket, 0, SCMP_CMP_EQ, AF_UNIX, 0),
 		ALLOW(clock_gettime),
 		ALLOW(gettimeofday),
 		ALLOW(getrandom),

@@ -16,9 +16,6 @@
 #define SYS_pidfd_open 434
 #endif
 
-/* A regular file stands in for securityfs in tests: no result to read. */
-static bool assign_is_regular;
-
 int kernel_pin(int pid, int *pidfd, struct hook_err *err)
 {
 	int fd;
@@ -46,7 +43,8 @@ int kernel_pin(int pid, int *pidfd, struct hook_err *err)
 	return 0;
 }
 
-int kernel_open_assign(const char *path, int *fd, struct hook_err *err)
+int kernel_open_assign(const char *path, struct assign_file *af,
+		       struct hook_err *err)
 {
 	struct stat sb;
 	int f = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY);
@@ -60,9 +58,8 @@ int kernel_open_assign(const char *path, int *fd, struct hook_err *err)
 				 e == ENOENT ? " (kernel without lsmns, or securityfs not mounted)"
 					     : "");
 	}
-	if (fstat(f, &sb) == 0)
-		assign_is_regular = S_ISREG(sb.st_mode);
-	*fd = f;
+	af->fd = f;
+	af->regular = fstat(f, &sb) == 0 && S_ISREG(sb.st_mode);
 	return 0;
 }
 
@@ -101,7 +98,7 @@ static int read_result(int fd, struct lsmns_assign_result *res)
 	return 0;
 }
 
-int kernel_send(int fd, const void *buf, size_t len,
+int kernel_send(const struct assign_file *af, const void *buf, size_t len,
 		const struct lsm_assignment *a, struct hook_err *err)
 {
 	struct lsmns_assign_result res;
@@ -110,7 +107,7 @@ int kernel_send(int fd, const void *buf, size_t len,
 	int e;
 
 	do {
-		w = write(fd, buf, len);
+		w = write(af->fd, buf, len);
 	} while (w < 0 && errno == EINTR);
 	if (w == (ssize_t)len)
 		return 0;
@@ -119,7 +116,7 @@ int kernel_send(int fd, const void *buf, size_t len,
 				 "short write to the assign file (%zd of %zu bytes)",
 				 w, len);
 	e = errno;
-	if (!assign_is_regular && read_result(fd, &res) == 0) {
+	if (!af->regular && read_result(af->fd, &res) == 0) {
 		if (res.error < 0)
 			e = -res.error;
 		if (res.failed_index != LSMNS_NO_INDEX) {
@@ -141,11 +138,11 @@ int kernel_send(int fd, const void *buf, size_t len,
 			 where, strerror(e), e, kernel_errno_hint(e));
 }
 
-int kernel_result_ns(int fd, unsigned long long *ns_id)
+int kernel_result_ns(const struct assign_file *af, unsigned long long *ns_id)
 {
 	struct lsmns_assign_result res;
 
-	if (assign_is_regular || read_result(fd, &res) || res.error)
+	if (af->regular || read_result(af->fd, &res) || res.error)
 		return -1;
 	*ns_id = res.ns_id;
 	return 0;

@@ -36,7 +36,8 @@ struct hook_opts {
 
 struct hook_run {
 	struct hook_opts opt;
-	int policy_fd, config_fd, pidfd, assign_fd;
+	int policy_fd, config_fd, pidfd;
+	struct assign_file assign;
 	char *state_buf, *policy_buf, *config_buf;
 	size_t state_len, policy_len, config_len;
 	bool have_state, have_config, have_policy, have_req;
@@ -189,7 +190,7 @@ static int open_inputs(struct hook_run *h)
 	if (kernel_pin(h->st.pid, &h->pidfd, &h->err))
 		return -1;
 	if (!h->opt.dry_run &&
-	    kernel_open_assign(h->opt.assign, &h->assign_fd, &h->err))
+	    kernel_open_assign(h->opt.assign, &h->assign, &h->err))
 		return -1;
 	return 0;
 }
@@ -275,9 +276,9 @@ static int run(struct hook_run *h)
 			 h->st.id, h->st.pid, what);
 		return 0;
 	}
-	if (kernel_send(h->assign_fd, h->wire, h->wire_len, &h->a, &h->err))
+	if (kernel_send(&h->assign, h->wire, h->wire_len, &h->a, &h->err))
 		return -1;
-	if (kernel_result_ns(h->assign_fd, &ns_id) == 0)
+	if (kernel_result_ns(&h->assign, &ns_id) == 0)
 		log_line(LOG_INFO, "container %.128s pid %d: allowed, assigned lsm namespace %llu: %s",
 			 h->st.id, h->st.pid, ns_id, what);
 	else
@@ -306,8 +307,8 @@ static void cleanup(struct hook_run *h)
 		close(h->config_fd);
 	if (h->pidfd >= 0)
 		close(h->pidfd);
-	if (h->assign_fd >= 0)
-		close(h->assign_fd);
+	if (h->assign.fd >= 0)
+		close(h->assign.fd);
 }
 
 int main(int argc, char **argv)
@@ -316,7 +317,7 @@ int main(int argc, char **argv)
 	int status;
 
 	memset(&h, 0, sizeof(h));
-	h.policy_fd = h.config_fd = h.pidfd = h.assign_fd = -1;
+	h.policy_fd = h.config_fd = h.pidfd = h.assign.fd = -1;
 	if (parse_args(argc, argv, &h.opt))
 		return HOOK_ERR_USAGE;
 	if (h.opt.check_policy)

@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * End to end: run the lsmns-hook binary ($LSMNS_HOOK, default
+ * build/lsmns-hook) as a runtime would, against a sleeping child as the
+ * target and a regular file as the assign file, and check exit status,
+ * stderr and the bytes written.
+ */
+#include <fcntl.h>
+
+#include "testutil.h"
+
+struct run {
+	int status;	/* exit status, or 128 + signal */
+	char out[65536];
+	char err[8192];
+};
+
+static const char *hook_path(void)
+{
+	const char *p = getenv("LSMNS_HOOK");
+
+	return p && *p ? p : "build/lsmns-hook";
+}
+
+static void slurp(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	assert_true(fd >= 0);
+	n = read(fd, buf, size - 1);
+	assert_true(n >= 0);
+	buf[n] = '\0';
+	close(fd);
+}
+
+/* Run the hook with @argv (after argv[0]) and @input on stdin. */
+static void run_hook(struct run *r, const char *dir, const char *const *args,
+		     const char *input, size_t input_len)
+{
+	char *in = tu_path(dir, "stdin"), *out = tu_path(dir, "stdout"),
+	     *errp = tu_path(dir, "stderr");
+	const char *argv[16];
+	int st, i = 0;
+	pid_t pid;
+
+	tu_write(in, input, input_len);
+	argv[i++] = "lsmns-hook";
+	for (; args && *args; args++)
+		argv[i++] = *args;
+	argv[i] = NULL;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int fi = open(in, O_RDONLY), fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600),
+		    fe = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+		if (fi < 0 || fo < 0 || fe < 0)
+			_exit(120);
+		dup2(fi, 0);
+		dup2(fo, 1);
+		dup2(fe, 2);
+		execv(hook_path(), (char *const *)argv);
+		_exit(121);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	slurp(out, r->out, sizeof(r->out));
+	slurp(errp, r->err, sizeof(r->err));
+	free(in);
+	free(out);
+	free(errp);
+}
+
+/* Exactly one line on stderr, "lsmns-hook: ...needle...". */
+static void one_line(const struct run *r, const char *needle)
+{
+	const char *nl = strchr(r->err, '\n');
+
+	if (strncmp(r->err, "lsmns-hook: ", 12) || !nl || nl[1] != '\0' ||
+	    !strstr(r->err, needle))
+		fail_msg("stderr is not one line with /%s/: <%s>", needle, r->err);
+}
+
+/* ---- fixture: a bundle, a policy, an assign file, a target ------------- */
+
+static const char policy_json[] =
+	"{\"version\":1,\"rules\":["
+	"{\"name\":\"demo\",\"active\":[[\"selinux\"],[\"apparmor\"]],"
+	" \"contexts\":{\"selinux\":[\"system_u:system_r:container_t:s0:c*\"],\"apparmor\":[\"lsmns-*\"]},"
+	" \"hidden\":{\"apparmor\":\"lsmns-hidden\"},\"release\":[\"smack\"],\"default\":\"none\"}]}";
+
+struct fx {
+	char *dir, *bundle, *policy, *assign, *config;
+	char pol_arg[512], assign_arg[512];
+	pid_t target;
+	struct run r;
+};
+
+static struct fx *fx;
+
+static int setup(void **s)
+{
+	(void)s;
+	fx = calloc(1, sizeof(*fx));
+	assert_non_null(fx);
+	fx->dir = tu_tmpdir();
+	fx->bundle = tu_path(fx->dir, "bundle");
+	assert_int_equal(mkdir(fx->bundle, 0700), 0);
+	fx->config = tu_path(fx->bundle, "config.json");
+	tu_write_str(fx->config, "{\"ociVersion\":\"1.0.2\",\"process\":{\"args\":[\"sh\"]},\"root\":{\"path\":\"rootfs\"}}");
+	fx->policy = tu_path(fx->dir, "policy.json");
+	tu_write_str(fx->policy, policy_json);
+	fx->assign = tu_path(fx->dir, "assign");
+	tu_write_str(fx->assign, "");
+	snprintf(fx->pol_arg, sizeof(fx->pol_arg), "--policy=%s", fx->policy);
+	snprintf(fx->assign_arg, sizeof(fx->assign_arg), "--assign-file=%s", fx->assign);
+	fx->target = tu_sleeper();
+	return 0;
+}
+
+static int teardown(void **s)
+{
+	(void)s;
+	tu_kill(fx->target);
+	free(fx->bundle);
+	free(fx->config);
+	free(fx->policy);
+	free(fx->assign);
+	tu_rmdir(fx->dir);
+	free(fx);
+	return 0;
+}
+
+/* A state with the fixture's pid and bundle and extra annotations JSON. */
+static char *state(const char *status, const char *annotations)
+{
+	static char buf[16384];
+
+	snprintf(buf, sizeof(buf),
+		 "{\"ociVersion\":\"1.0.2\",\"id\":\"ctr-1\",\"status\":\"%s\",\"pid\":%d,"
+		 "\"bundle\":\"%s\",\"annotations\":{%s}}",
+		 status, (int)fx->target, fx->bundle, annotations);
+	return buf;
+}
+
+static const char sel_ann[] =
+	"\"org.lsmns.lsm\":\"selinux\","
+	"\"org.lsmns.selinux.context\":\"system_u:system_r:container_t:s0:c1,c2\"";
+
+static void hook(const char *input, const char *const *extra)
+{
+	const char *args[12];
+	int i = 0;
+
+	args[i++] = fx->pol_arg;
+	args[i++] = fx->assign_arg;
+	for (; extra && *extra; extra++)
+		args[i++] = *extra;
+	args[i] = NULL;
+	run_hook(&fx->r, fx->dir, args, input, strlen(input));
+}
+
+static size_t assign_size(void)
+{
+	struct stat sb;
+
+	assert_int_equal(stat(fx->assign, &sb), 0);
+	return (size_t)sb.st_size;
+}
+
+/* ---- command line ----------------------------------------------------------- */
+
+static void test_cli(void **s)
+{
+	(void)s;
+	run_hook(&fx->r, fx->dir, (const char *[]){ "--version", NULL }, "", 0);
+	assert_int_equal(fx->r.status, 0);
+	assert_non_null(strstr(fx->r.out, "lsmns-hook " HOOK_VERSION " (lsmns ABI 1)"));
+	run_hook(&fx->r, fx->dir, (const char *[]){ "--help", NULL }, "", 0);
+	assert_int_equal(fx->r.status, 0);
+	assert_non_null(strstr(fx->r.out, "--check-policy FILE"));
+	run_hook(&fx->r, fx->dir, (const char *[]){ "--bogus", NULL }, "", 0);
+	assert_int_equal(fx->r.status, HOOK_ERR_USAGE);
+	one_line(&fx->r, "invalid option --bogus");
+	run_hook(&fx->r, fx->dir, (const char *[]){ "--policy", NULL }, "", 0);
+	assert_int_equal(fx->r.status, HOOK_ERR_USAGE);
+	run_hook(&fx->r, fx->dir, (const char *[]){ "extra", NULL }, "", 0);
+	assert_int_equal(fx->r.status, HOOK_ERR_USAGE);
+	one_line(&fx->r, "unexpected argument \"extra\"");
+}
+
+static void test_check_policy(void **s)
+{
+	char arg[600];
+	char *bad = tu_path(fx->dir, "bad.json");
+
+	(void)s;
+	snprintf(arg, sizeof(arg), "--check-policy=%s", fx->policy);
+	run_hook(&fx->r, fx->dir, (const char *[]){ arg, NULL }, "", 0);
+	assert_int_equal(fx->r.status, 0);
+	assert_non_null(strstr(fx->r.out, "valid, 1 rule"));
+	run_hook(&fx->r, fx->dir, (const char *[]){ "--check-policy=etc/policy.json.example", NULL }, "", 0);
+	assert_int_equal(fx->r.status, 0);
+	assert_non_null(strstr(fx->r.out, "valid, 3 rules"));
+	tu_write_str(bad, "{\"version\":1,\"rules\":[{\"name\":\"x\",\"active\":[[\"selinux\",\"tomoyo\"]]}]}");
+	snprintf(arg, sizeof(arg), "--check-policy=%s", bad);
+	run_hook(&fx->r, fx->dir, (const char *[]){ arg, NULL }, "", 0);
+	assert_int_equal(fx->r.status, HOOK_ERR_POLICY);
+	one_line(&fx->r, "unknown LSM \"tomoyo\"");
+	run_hook(&fx->r, fx->dir, (const char *[]){ "--check-policy=/nonexistent", NULL }, "", 0);
+	assert_int_equal(fx->r.status, HOOK_ERR_POLICY);
+	one_line(&fx->r, "cannot open policy file /nonexistent");
+	free(bad);
+}
+
+/* ---- success ----------------------------------------------------------------- */
+
+static void test_assign_selinux(void **s)
+{
+	struct lsmns_assign_hdr hdr;
+	struct lsmns_entry ent;
+	struct lsm_ctx ctx;
+	char *buf;
+	size_t len;
+
+	(void)s;
+	hook(state("created", sel_ann), NULL);
+	assert_int_equal(fx->r.status, 0);
+	one_line(&fx->r, "container ctr-1 pid ");
+	assert_non_null(strstr(fx->r.err, "allowed, assigned: rule=demo interface=selinux selinux=active:system_u:system_r:container_t:s0:c1,c2 apparmor=hidden:lsmns-hidden"));
+
+	buf = tu_read(fx->assign, &len);
+	assert_int_equal(len, 32 + 8 + 72 + 8 + 48);
+	memcpy(&hdr, buf, sizeof(hdr));
+	assert_int_equal(hdr.version, 1);
+	assert_int_equal(hdr.flags, 0);
+	assert_true(hdr.pidfd > 2);
+	assert_int_equal(hdr.nentries, 2);
+	assert_int_equal(hdr.size, len);
+	assert_int_equal(hdr.reserved, 0);
+	assert_int_equal(hdr.interface_lsm, LSM_ID_SELINUX);
+	memcpy(&ent, buf + 32, sizeof(ent));
+	memcpy(&ctx, buf + 40, sizeof(ctx));
+	assert_int_equal(ent.mode, LSMNS_MODE_ACTIVE);
+	assert_int_equal(ent.reserved, 0);
+	assert_int_equal(ctx.id, LSM_ID_SELINUX);
+	assert_int_equal(ctx.flags, 0);
+	assert_int_equal(ctx.len, 72);
+	assert_int_equal(ctx.ctx_len, 39);
+	assert_string_equal(buf + 72, "system_u:system_r:container_t:s0:c1,c2");
+	memcpy(&ent, buf + 112, sizeof(ent));
+	memcpy(&ctx, buf + 120, sizeof(ctx));
+	assert_int_equal(ent.mode, LSMNS_MODE_HIDDEN);
+	assert_int_equal(ctx.id, LSM_ID_APPARMOR);
+	assert_int_equal(ctx.len, 48);
+	assert_int_equal(ctx.ctx_len, 13);
+	assert_string_equal(buf + 152, "lsmns-hidden");
+	free(buf);
+}
+
+static void test_assign_runc_prestart(void **s)
+{
+	(void)s;
+	/* runc says "creating"; the hook is also correct as prestart */
+	hook(state("creating", "\"org.lsmns.lsm\":\"apparmor\",\"org.lsmns.apparmor.profile\":\"lsmns-web\",\"org.lsmns.release\":\"smack\""), NULL);
+	assert_int_equal(fx->r.status, 0);
+	assert_non_null(strstr(fx->r.err, "smack=released:(inherit) apparmor=active:lsmns-web"));
+	assert_int_equal(assign_size(), 32 + 8 + 32 + 8 + 48);
+}
+
+static void test_no_seccomp(void **s)
+{
+	(void)s;
+	hook(state("created", sel_ann), (const char *[]){ "--no-seccomp", NULL });
+	assert_int_equal(fx->r.status, 0);
+	assert_int_equal(assign_size(), 168);
+}
+
+static void test_config_annotations_fallback(void **s)
+{
+	char st[1024];
+
+	(void)s;
+	/* no annotations in the state: config.json's are used */
+	tu_write_str(fx->config, "{\"process\":{\"selinuxLabel\":\"system_u:system_r:container_t:s0:c4\"},"
+				 "\"annotations\":{\"org.lsmns.lsm\":\"selinux\"}}");
+	snprintf(st, sizeof(st), "{\"id\":\"ctr-2\",\"status\":\"created\",\"pid\":%d,\"bundle\":\"%s\"}",
+		 (int)fx->target, fx->bundle);
+	hook(st, NULL);
+	assert_int_equal(fx->r.status, 0);
+	assert_non_null(strstr(fx->r.err, "selinux=active:system_u:system_r:container_t:s0:c4"));
+}
+
+static void test_dry_run(void **s)
+{
+	char missing[600];
+
+	(void)s;
+	/* the assign file is not even opened */
+	snprintf(missing, sizeof(missing), "--assign-file=%s/nonexistent", fx->dir);
+	run_hook(&fx->r, fx->dir, (const char *[]){ fx->pol_arg, missing, "--dry-run", NULL },
+		 state("created", sel_ann), strlen(state("created", sel_ann)));
+	assert_int_equal(fx->r.status, 0);
+	one_line(&fx->r, "dry run, would assign: rule=demo");
+	assert_non_null(strstr(fx->r.out, "version=1 flags=0 pidfd="));
+	assert_non_null(strstr(fx->r.out, "entry[0] mode=1 (active) id=101 (selinux) flags=0 len=72 ctx_len=39 ctx=\"system_u:system_r:container_t:s0:c1,c2\""));
+	assert_non_null(strstr(fx->r.out, "00000000  01 00 00 00"));
+}
+
+static void test_default_none(void **s)
+{
+	(void)s;
+	hook(state("created", "\"io.other\":\"x\""), NULL);
+	assert_int_equal(fx->r.status, 0);
+	one_line(&fx->r, "allowed, no assignment (request=none; policy rule \"demo\" default \"none\")");
+	assert_int_equal(assign_size(), 0);
+}
+
+/* ---- refusals ----------------------------------------------------------------- */
+
+static void refused(const char *input, int status, const char *needle)
+{
+	hook(input, NULL);
+	if (fx->r.status != status)
+		fail_msg("status %d, want %d; stderr: %s", fx->r.status, status, fx->r.err);
+	one_line(&fx->r, needle);
+	/* nothing was written: no partial assignment */
+	assert_int_equal(assign_size(), 0);
+}
+
+static void test_refuse_bad_state(void **s)
+{
+	char st[1024];
+
+	(void)s;
+	refused("", HOOK_ERR_INPUT, "refused: OCI state on stdin is empty");
+	refused("{not json", HOOK_ERR_INPUT, "OCI state on stdin: invalid JSON");
+	refused("[]", HOOK_ERR_INPUT, "expected a JSON object");
+	snprintf(st, sizeof(st), "{\"id\":\"c\",\"status\":\"created\",\"pid\":0,\"bundle\":\"%s\"}", fx->bundle);
+	refused(st, HOOK_ERR_INPUT, "pid is 0");
+	snprintf(st, sizeof(st), "{\"id\":\"c\",\"status\":\"created\",\"bundle\":\"%s\"}", fx->bundle);
+	refused(st, HOOK_ERR_INPUT, "missing \"pid\"");
+	snprintf(st, sizeof(st), "{\"id\":\"c\",\"status\":\"created\",\"pid\":\"%d\",\"bundle\":\"%s\"}",
+		 (int)fx->target, fx->bundle);
+	refused(st, HOOK_ERR_INPUT, "\"pid\" must be an integer");
+	refused(state("running", sel_ann), HOOK_ERR_INPUT, "status \"running\"");
+	refused(state("created", "\"a\":1"), HOOK_ERR_INPUT, "\"a\" must be a string");
+}
+
+static void test_refuse_oversize_state(void **s)
+{
+	size_t n = HOOK_MAX_STATE_SIZE + 16;
+	char *big = malloc(n + 1);
+
+	(void)s;
+	assert_non_null(big);
+	memset(big, ' ', n);
+	big[0] = '{';
+	big[n - 1] = '}';
+	big[n] = '\0';
+	refused(big, HOOK_ERR_INPUT, "OCI state on stdin is larger than 1048576 bytes");
+	free(big);
+}
+
+static void test_refuse_policy(void **s)
+{
+	(void)s;
+	unlink(fx->policy);
+	refused(state("created", sel_ann), HOOK_ERR_POLICY, "no policy file at ");
+	assert_non_null(strstr(fx->r.err, fx->policy));
+	tu_write_str(fx->policy, "{\"version\":1,\"rules\":[{\"name\":\"x\",\"oops\":1}]}");
+	refused(state("created", sel_ann), HOOK_ERR_POLICY, "policy rule \"x\": unknown member \"oops\"");
+	tu_write_str(fx->policy, "");
+	refused(state("created", sel_ann), HOOK_ERR_POLICY, "policy is empty");
+	unlink(fx->policy);
+	assert_int_equal(mkdir(fx->policy, 0700), 0);
+	refused(state("created", sel_ann), HOOK_ERR_POLICY, "is not a regular file");
+	rmdir(fx->policy);
+}
+
+static void test_refuse_config(void **s)
+{
+	char *big;
+	size_t n = HOOK_MAX_CONFIG_SIZE + 16;
+
+	(void)s;
+	tu_write_str(fx->config, "{\"process\":");
+	refused(state("created", sel_ann), HOOK_ERR_INPUT, "config.json: invalid JSON");
+	tu_write_str(fx->config, "{\"process\":{\"selinuxLabel\":7}}");
+	refused(state("created", sel_ann), HOOK_ERR_INPUT, "\"selinuxLabel\" must be a string");
+	big = malloc(n);
+	assert_non_null(big);
+	memset(big, ' ', n);
+	big[0] = '{';
+	big[n - 1] = '}';
+	tu_write(fx->config, big, n);
+	free(big);
+	refused(state("created", sel_ann), HOOK_ERR_INPUT, "config.json is larger than 4194304 bytes");
+	unlink(fx->config);
+	refused(state("created", sel_ann), HOOK_ERR_INPUT, "cannot open bundle config");
+}
+
+static void test_refuse_request(void **s)
+{
+	(void)s;
+	refused(state("created", "\"org.lsmns.lsm\":\"tomoyo\""), HOOK_ERR_REFUSED,
+		"unknown LSM \"tomoyo\"");
+	refused(state("created", "\"org.lsmns.lsm\":\"selinux\",\"org.lsmns.selinux.context\":\"system_u:system_r:spc_t:s0\""),
+		HOOK_ERR_REFUSED, "selinux context \"system_u:system_r:spc_t:s0\" is not allowed by policy rule \"demo\"");
+	assert_non_null(strstr(fx->r.err, "container ctr-1 pid"));
+	assert_non_null(strstr(fx->r.err, "refused (request=selinux selinux=system_u:system_r:spc_t:s0)"));
+	refused(state("created", "\"org.lsmns.lsm\":\"selinux,apparmor\""), HOOK_ERR_REFUSED,
+		"active LSM set {selinux,apparmor} is not allowed");
+	refused(state("created", "\"org.lsmns.lsm\":\"smack\",\"org.lsmns.smack.label\":\"L\""), HOOK_ERR_REFUSED,
+		"active LSM set {smack} is not allowed");
+	refused(state("created", "\"org.lsmns.lsm\":\"apparmor\",\"org.lsmns.apparmor.profile\":\"lsmns-x\",\"org.lsmns.release\":\"selinux\""),
+		HOOK_ERR_REFUSED, "releasing selinux is not allowed");
+	refused(state("created", "\"org.lsmns.lsm\":\"selinux\",\"org.lsmns.selinux.context\":\"a\\u001b[2Jb\""),
+		HOOK_ERR_REFUSED, "control character (0x1b)");
+	/* the escape never reaches the terminal */
+	assert_null(strchr(fx->r.err, '\x1b'));
+	refused(state("created", "\"org.lsmns.smack.label\":\"L\""), HOOK_ERR_REFUSED,
+		"given without org.lsmns.lsm");
+}
+
+static void test_refuse_spec_conflict(void **s)
+{
+	(void)s;
+	tu_write_str(fx->config, "{\"process\":{\"apparmorProfile\":\"unconfined\"}}");
+	refused(state("created", sel_ann), HOOK_ERR_REFUSED,
+		"config.json process.apparmorProfile \"unconfined\" conflicts with the hidden apparmor context \"lsmns-hidden\"");
+	tu_write_str(fx->config, "{\"process\":{\"selinuxLabel\":\"system_u:system_r:container_t:s0:c9\"}}");
+	refused(state("created", sel_ann), HOOK_ERR_REFUSED, "conflicts with config.json process.selinuxLabel");
+}
+
+static void test_refuse_target(void **s)
+{
+	char st[1024];
+
+	(void)s;
+	snprintf(st, sizeof(st), "{\"id\":\"c\",\"status\":\"created\",\"pid\":%d,\"bundle\":\"%s\","
+		 "\"annotations\":{%s}}", (int)tu_dead_pid(), fx->bundle, sel_ann);
+	refused(st, HOOK_ERR_TARGET, "does not exist (container init gone?)");
+	snprintf(st, sizeof(st), "{\"id\":\"c\",\"status\":\"created\",\"pid\":1,\"bundle\":\"%s\","
+		 "\"annotations\":{%s}}", fx->bundle, sel_ann);
+	refused(st, HOOK_ERR_TARGET, "refusing target pid 1");
+}
+
+static void test_refuse_assign_file(void **s)
+{
+	char arg[600];
+
+	(void)s;
+	snprintf(arg, sizeof(arg), "--assign-file=%s/nonexistent", fx->dir);
+	run_hook(&fx->r, fx->dir, (const char *[]){ fx->pol_arg, arg, NULL },
+		 state("created", sel_ann), strlen(state("created", sel_ann)));
+	assert_int_equal(fx->r.status, HOOK_ERR_KERNEL);
+	one_line(&fx->r, "cannot open assign file");
+	assert_non_null(strstr(fx->r.err, "kernel without lsmns"));
+	/* the kernel refusing the write: /dev/full returns ENOSPC */
+	run_hook(&fx->r, fx->dir, (const char *[]){ fx->pol_arg, "--assign-file=/dev/full", NULL },
+		 state("created", sel_ann), strlen(state("created", sel_ann)));
+	assert_int_equal(fx->r.status, HOOK_ERR_KERNEL);
+	one_line(&fx->r, "kernel refused the assignment: No space left on device (errno 28)");
+}
+
+int main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(test_cli),
+		T(test_check_policy),
+		T(test_assign_selinux),
+		T(test_assign_runc_prestart),
+		T(test_no_seccomp),
+		T(test_config_annotations_fallback),
+		T(test_dry_run),
+		T(test_default_none),
+		T(test_refuse_bad_state),
+		T(test_refuse_oversize_state),
+		T(test_refuse_policy),
+		T(test_refuse_config),
+		T(test_refuse_request),
+		T(test_refuse_spec_conflict),
+		T(test_refuse_target),
+		T(test_refuse_assign_file),
+	};
+
+	return cmocka_run_group_tests_name("e2e", tests, NULL, NULL);
+}
