@@ -38,6 +38,10 @@ audit_line() {
 }
 
 check "load-policies apparmor compiles and loads the profile" $P/load-policies apparmor
+# With several LSMs (stacking kernel) the others' policies are needed too,
+# e.g. Smack's "_ DeniedC rx" for a host-labelled task; on a stock kernel
+# this reloads only the one active LSM.
+check "load-policies (every active LSM) succeeds" $P/load-policies
 check_contains "the profile is loaded in enforce mode" "$prof (enforce)" "$(cat $aafs/profiles)"
 check_eq "the host is unconfined" "unconfined" "$(cat $cur_attr | tr -d '\0')"
 check "setup-demo creates the demo objects" $P/setup-demo $D
