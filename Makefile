@@ -28,10 +28,11 @@ PKGS_KERNEL := linux-source-6.12 build-essential bc bison flex libelf-dev libssl
 	ccache xz-utils cpio kmod rsync git python3
 PKGS_GUEST := qemu-system-x86 busybox-static crun runc
 PKGS_HOOK := libjson-c-dev libseccomp-dev libcmocka-dev clang libclang-rt-14-dev
-PKGS_ALL := $(PKGS_KERNEL) $(PKGS_GUEST) $(PKGS_HOOK) jq
+PKGS_POLICIES := secilc apparmor
+PKGS_ALL := $(PKGS_KERNEL) $(PKGS_GUEST) $(PKGS_HOOK) $(PKGS_POLICIES) jq
 
 .PHONY: all deps kernel kernel-debug kernel-pristine kernel-prepare kernel-export \
-	kernel-checkpatch kernel-bisect headers progs guest guest-run check demo \
+	kernel-checkpatch kernel-bisect headers progs policies guest guest-run check demo \
 	hook hook-check install clean help
 
 all: kernel guest hook
@@ -81,12 +82,16 @@ hook:
 hook-check:
 	@$(MAKE) -s -C runtime-hook check
 
-guest: progs hook
+policies:
+	@$(MAKE) -s -C policies BUILD=$(BUILD)/policies
+
+guest: progs hook policies
 	@integration/scripts/build-initramfs $(GUEST_INITRD) \
 		--bin /usr/bin/crun --bin /usr/sbin/runc \
 		$$(for p in $(PROGS_DIR)/*; do [ -f $$p ] && echo --bin $$p:/lsmns/bin/$$(basename $$p); done) \
 		--dir $(PROGS_DIR)/selftests:/lsmns/selftests \
 		--dir integration/guest/lib:/lsmns/lib \
+		--dir $(BUILD)/policies:/lsmns/policies \
 		--file integration/bundles/busybox-config.json:/lsmns/bundles/busybox-config.json \
 		$$([ -x runtime-hook/build/lsmns-hook ] && echo --bin runtime-hook/build/lsmns-hook:/usr/libexec/lsmns/lsmns-hook)
 
