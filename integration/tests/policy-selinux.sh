@@ -71,6 +71,22 @@ check "another container, s0:c3,c4, reads the s0:c3,c4 file" \
 	in_ctx system_u:system_r:container_t:s0:c3,c4 cat $D/mcs-c3c4
 check_fails "container s0:c3,c4 is denied the s0:c1,c2 file (MCS)" \
 	in_ctx system_u:system_r:container_t:s0:c3,c4 cat $D/mcs-c1c2
+check_fails "container s0:c1,c2 cannot exec into s0:c3,c4 (MCS on transitions)" \
+	in_container $P/bin/lsmns-exec --attr $exec_attr system_u:system_r:container_t:s0:c3,c4 -- true
+# Processes: one sleeper per container, probed with signal 0 (started
+# without the shell functions so that $! is the sleeper itself).
+$P/bin/lsmns-exec --attr $exec_attr system_u:system_r:container_t:s0:c3,c4 --drop-mac-caps -- sleep 60 &
+other=$!
+$P/bin/lsmns-exec --attr $exec_attr $ctx --drop-mac-caps -- sleep 60 &
+own=$!
+sleep 1
+check_contains "the s0:c3,c4 sleeper runs as container_t:s0:c3,c4" "container_t:s0:c3,c4" "$(tr -d '\0' </proc/$other/attr/current)"
+check "container s0:c1,c2 may signal its own category's task" in_container kill -0 $own
+check_fails "container s0:c1,c2 may not signal a task of s0:c3,c4 (MCS)" in_container kill -0 $other
+check_fails "container s0:c1,c2 may not signal a host task" in_container kill -0 $$
+check "host may signal both" kill -0 $own $other
+kill $own $other 2>/dev/null
+wait $own $other 2>/dev/null
 
 # The host.
 check "host reads the control object" cat $D/allowed
