@@ -57,6 +57,18 @@ check "container reads the other LSMs' objects (denied-selinux, denied-smack)" \
 	in_container cat $D/denied-selinux $D/denied-smack
 check_fails "container is denied a file its profile does not list" in_container cat $P/smack/lsmns.rules
 
+# Signals: the profile allows them only among lsmns-demo-apparmor tasks.
+$P/bin/lsmns-exec --attr $exec_attr "exec $prof" --drop-mac-caps -- sleep 60 &
+own=$!
+sleep 60 &
+host=$!
+sleep 1
+check "container may signal a task of its profile" in_container kill -CONT $own
+check_fails "container may not signal a host (unconfined) task" in_container kill -CONT $host
+check "host may signal both" kill -CONT $own $host
+kill $own $host 2>/dev/null
+wait $own $host 2>/dev/null
+
 check "host reads the control object" cat $D/allowed
 check "host reads denied-apparmor" cat $D/denied-apparmor
 check "host without MAC capabilities reads denied-apparmor" \

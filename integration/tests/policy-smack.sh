@@ -70,6 +70,19 @@ check "container reads the other LSMs' objects (denied-selinux, denied-apparmor)
 check "a ContainerC task that kept CAP_MAC_OVERRIDE reads it (why containers drop it)" \
 	$P/bin/lsmns-exec --attr $cur_attr ContainerC -- cat $D/denied-smack
 
+# Signals need write access to the target's label: ContainerC may signal
+# ContainerC, not the host (_).
+$P/bin/lsmns-exec --attr $cur_attr ContainerC --drop-mac-caps -- sleep 60 &
+own=$!
+sleep 60 &
+host=$!
+sleep 1
+check "container may signal a ContainerC task" in_container kill -CONT $own
+check_fails "container may not signal a host task" in_container kill -CONT $host
+check "host may signal both" kill -CONT $own $host
+kill $own $host 2>/dev/null
+wait $own $host 2>/dev/null
+
 check "host reads the control object" cat $D/allowed
 check "host reads denied-smack" cat $D/denied-smack
 check "host without MAC capabilities reads denied-smack (by rule)" \
