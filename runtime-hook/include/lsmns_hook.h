@@ -259,6 +259,10 @@ int open_regular(int dirfd, const char *path, const char *what,
 int read_bounded(int fd, size_t max, const char *what, char **buf,
 		 size_t *len, enum hook_status status, struct hook_err *err);
 
+/* The policy must not be writable by anyone but root / the hook's user. */
+int check_trusted_file(int fd, const char *what, const char *path,
+		       enum hook_status status, struct hook_err *err);
+
 /* ---- json.c -------------------------------------------------------- */
 
 struct json_object;

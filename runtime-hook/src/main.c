@@ -140,6 +140,10 @@ static int check_policy(const char *path)
 	fd = open_regular(AT_FDCWD, path, "policy file", HOOK_ERR_POLICY, &err);
 	if (fd < 0)
 		goto fail;
+	if (check_trusted_file(fd, "policy file", path, HOOK_ERR_POLICY, &err)) {
+		close(fd);
+		goto fail;
+	}
 	if (read_bounded(fd, HOOK_MAX_POLICY_SIZE, "policy file", &buf, &len,
 			 HOOK_ERR_POLICY, &err)) {
 		close(fd);
@@ -178,7 +182,9 @@ static int open_inputs(struct hook_run *h)
 		return hook_fail(&h->err, HOOK_ERR_POLICY,
 				 "no policy file at %.256s: refusing every request (see lsmns-hook(8))",
 				 h->opt.policy);
-	if (h->policy_fd < 0)
+	if (h->policy_fd < 0 ||
+	    check_trusted_file(h->policy_fd, "policy file", h->opt.policy,
+			       HOOK_ERR_POLICY, &h->err))
 		return -1;
 
 	snprintf(path, sizeof(path), "%s/config.json", h->st.bundle);

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -70,6 +71,13 @@ int read_bounded(int fd, size_t max, const char *what, char **buf,
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
+			if (errno == EAGAIN) {
+				/* a non-blocking pipe on stdin (before confine) */
+				struct pollfd p = { .fd = fd, .events = POLLIN };
+
+				if (poll(&p, 1, -1) >= 0 || errno == EINTR)
+					continue;
+			}
 			free(b);
 			return hook_fail(err, status, "cannot read %s: %s",
 					 what, strerror(errno));
@@ -86,5 +94,24 @@ int read_bounded(int fd, size_t max, const char *what, char **buf,
 	b[n] = '\0';
 	*buf = b;
 	*len = n;
+	return 0;
+}
+
+int check_trusted_file(int fd, const char *what, const char *path,
+		       enum hook_status status, struct hook_err *err)
+{
+	struct stat sb;
+
+	if (fstat(fd, &sb) < 0)
+		return hook_fail(err, status, "cannot stat %s %.256s: %s", what,
+				 path, strerror(errno));
+	if (sb.st_mode & (S_IWGRP | S_IWOTH))
+		return hook_fail(err, status,
+				 "%s %.256s is writable by group or others: refusing to trust it",
+				 what, path);
+	if (sb.st_uid != 0 && sb.st_uid != geteuid())
+		return hook_fail(err, status,
+				 "%s %.256s is owned by uid %u, not by root or the hook's user: refusing to trust it",
+				 what, path, (unsigned int)sb.st_uid);
 	return 0;
 }

@@ -211,7 +211,15 @@ static void test_check_policy(void **s)
 	run_hook(&fx->r, fx->dir, (const char *[]){ arg, NULL }, "", 0);
 	assert_int_equal(fx->r.status, 0);
 	assert_non_null(strstr(fx->r.out, "valid, 1 rule"));
-	run_hook(&fx->r, fx->dir, (const char *[]){ "--check-policy=etc/policy.json.example", NULL }, "", 0);
+	{
+		size_t len;
+		char *ex = tu_read("etc/policy.json.example", &len);
+
+		tu_write(bad, ex, len);	/* a copy with mode 0644 */
+		free(ex);
+	}
+	snprintf(arg, sizeof(arg), "--check-policy=%s", bad);
+	run_hook(&fx->r, fx->dir, (const char *[]){ arg, NULL }, "", 0);
 	assert_int_equal(fx->r.status, 0);
 	assert_non_null(strstr(fx->r.out, "valid, 3 rules"));
 	tu_write_str(bad, "{\"version\":1,\"rules\":[{\"name\":\"x\",\"active\":[[\"selinux\",\"tomoyo\"]]}]}");
@@ -401,6 +409,16 @@ static void test_refuse_policy(void **s)
 	refused(state("created", sel_ann), HOOK_ERR_POLICY, "policy rule \"x\": unknown member \"oops\"");
 	tu_write_str(fx->policy, "");
 	refused(state("created", sel_ann), HOOK_ERR_POLICY, "policy is empty");
+	tu_write_str(fx->policy, policy_json);
+	assert_int_equal(chmod(fx->policy, 0666), 0);
+	refused(state("created", sel_ann), HOOK_ERR_POLICY, "is writable by group or others: refusing to trust it");
+	assert_int_equal(chmod(fx->policy, 0620), 0);
+	refused(state("created", sel_ann), HOOK_ERR_POLICY, "writable by group or others");
+	if (geteuid() == 0) {
+		assert_int_equal(chmod(fx->policy, 0644), 0);
+		assert_int_equal(chown(fx->policy, 12345, 0), 0);
+		refused(state("created", sel_ann), HOOK_ERR_POLICY, "is owned by uid 12345");
+	}
 	unlink(fx->policy);
 	assert_int_equal(mkdir(fx->policy, 0700), 0);
 	refused(state("created", sel_ann), HOOK_ERR_POLICY, "is not a regular file");

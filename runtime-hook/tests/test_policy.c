@@ -2,6 +2,8 @@
 /*
  * Policy loading (every refusal), matching and deciding.
  */
+#include <json-c/json.h>
+
 #include "testutil.h"
 
 static struct hook_err err;
@@ -48,6 +50,40 @@ static void test_example_policy(void **s)
 	assert_int_equal(pol.rules[2].interface_mask, LSM_BIT(HOOK_LSM_APPARMOR));
 	policy_free(&pol);
 	free(buf);
+}
+
+/* The files `make install` ships are valid JSON of the expected shape. */
+static void test_shipped_files(void **s)
+{
+	static const char *const files[] = {
+		"etc/lsmns-hook.json.in", "etc/config-hooks-snippet.json.in",
+	};
+	struct json_object *o, *v;
+	size_t i, len;
+
+	(void)s;
+	for (i = 0; i < 2; i++) {
+		char *buf = tu_read(files[i], &len);
+
+		memset(&err, 0, sizeof(err));
+		assert_int_equal(json_parse_buffer(buf, len, files[i], &o, HOOK_ERR_INPUT, &err), 0);
+		assert_non_null(strstr(buf, "@LIBEXECDIR@/lsmns-hook"));
+		if (i == 0) {
+			assert_true(json_object_object_get_ex(o, "version", &v));
+			assert_string_equal(json_object_get_string(v), "1.0.0");
+			assert_true(json_object_object_get_ex(o, "stages", &v));
+			assert_string_equal(json_object_get_string(json_object_array_get_idx(v, 0)), "createRuntime");
+			assert_true(json_object_object_get_ex(o, "when", &v));
+			assert_true(json_object_object_get_ex(v, "annotations", &v));
+			assert_true(json_object_object_get_ex(v, "^org\\.lsmns\\.", &v));
+		} else {
+			assert_true(json_object_object_get_ex(o, "hooks", &v));
+			assert_true(json_object_object_get_ex(v, "createRuntime", &v));
+			assert_int_equal(json_object_array_length(v), 1);
+		}
+		json_object_put(o);
+		free(buf);
+	}
 }
 
 static void test_policy_top_level(void **s)
@@ -533,6 +569,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_example_policy),
+		cmocka_unit_test(test_shipped_files),
 		cmocka_unit_test(test_policy_top_level),
 		cmocka_unit_test(test_policy_rules),
 		cmocka_unit_test(test_policy_active),

@@ -59,6 +59,8 @@ static inline void tu_write(const char *path, const void *data, size_t len)
 	assert_non_null(f);
 	assert_int_equal(fwrite(data, 1, len, f), len);
 	assert_int_equal(fclose(f), 0);
+	/* independent of the umask: the hook refuses group-writable policies */
+	assert_int_equal(chmod(path, 0644), 0);
 }
 
 static inline void tu_write_str(const char *path, const char *s)
