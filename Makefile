@@ -2,6 +2,7 @@
 #
 #   make demo        build what is needed, boot the guest, run the demo
 #   make check       every test; ends with "N passed, N failed"
+#   make bench [QUICK=1]  what stacking and namespaces cost, as ratios
 #   make guest-run SCRIPT=path [CMDLINE='lsm=...'] [FLAVOUR=normal|debug]
 #   make kernel | kernel-debug | kernel-export | kernel-checkpatch | kernel-bisect
 #   make install [PREFIX=/usr/local DESTDIR=]
@@ -26,14 +27,14 @@ PROGS_DIR := $(BUILD)/guest/progs
 # missing ones (apt-get update first, non-interactive).
 PKGS_KERNEL := linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev \
 	ccache xz-utils cpio kmod rsync git python3
-PKGS_GUEST := qemu-system-x86 busybox-static crun runc
+PKGS_GUEST := qemu-system-x86 busybox-static crun runc stress-ng
 PKGS_HOOK := libjson-c-dev libseccomp-dev libcmocka-dev clang libclang-rt-14-dev
 PKGS_POLICIES := secilc apparmor
 PKGS_ALL := $(PKGS_KERNEL) $(PKGS_GUEST) $(PKGS_HOOK) $(PKGS_POLICIES) jq
 
 .PHONY: all deps kernel kernel-debug kernel-pristine kernel-prepare kernel-export \
 	kernel-checkpatch kernel-bisect headers progs policies guest guest-run check demo \
-	hook hook-check install clean help
+	hook hook-check install clean help bench
 
 all: kernel guest hook
 
@@ -93,6 +94,7 @@ guest: progs hook policies
 		--dir integration/guest/lib:/lsmns/lib \
 		--dir $(BUILD)/policies:/lsmns/policies \
 		--file integration/bundles/busybox-config.json:/lsmns/bundles/busybox-config.json \
+		--bin /usr/bin/stress-ng --dir bench:/lsmns/bench \
 		$$([ -x runtime-hook/build/lsmns-hook ] && echo --bin runtime-hook/build/lsmns-hook:/usr/libexec/lsmns/lsmns-hook)
 
 guest-run:
@@ -102,6 +104,10 @@ guest-run:
 
 check:
 	@scripts/check
+
+# make bench [QUICK=1]: in-guest microbenchmarks as ratios (bench/README.md).
+bench: kernel kernel-pristine guest
+	@bench/run-bench $(if $(QUICK),--quick)
 
 demo:
 	@scripts/demo
