@@ -94,7 +94,7 @@ guest: progs hook policies
 		--dir integration/guest/lib:/lsmns/lib \
 		--dir $(BUILD)/policies:/lsmns/policies \
 		--file integration/bundles/busybox-config.json:/lsmns/bundles/busybox-config.json \
-		--bin /usr/bin/stress-ng --dir bench:/lsmns/bench \
+		--bin /usr/bin/stress-ng --dir bench:/lsmns/bench --bin /usr/bin/jq \
 		$$([ -x runtime-hook/build/lsmns-hook ] && echo --bin runtime-hook/build/lsmns-hook:/usr/libexec/lsmns/lsmns-hook)
 
 guest-run:
