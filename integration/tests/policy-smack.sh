@@ -29,18 +29,6 @@ access2() {
 }
 
 
-# audit_line A B: the latest kernel log line holding both A and B; waits up
-# to 5 s, as kauditd prints audit records asynchronously.
-audit_line() {
-	i=0
-	while [ $i -lt 10 ]; do
-		l=$(dmesg | grep -F -e "$1" | grep -F -e "$2" | tail -n 1)
-		[ -n "$l" ] && { echo "$l"; return 0; }
-		sleep 0.5 2>/dev/null || sleep 1
-		i=$((i + 1))
-	done
-	return 1
-}
 
 check "load-policies smack loads the rules" $P/load-policies smack
 # With several LSMs (stacking kernel) the others' policies are needed too,

@@ -6,6 +6,7 @@
 #   check_fails "desc" cmd... ok when cmd exits non-zero
 #   check_eq "desc" want got
 #   check_contains "desc" needle haystack
+#   audit_line A B             latest kernel log line with A and B (waits)
 #   tap_done                   exit non-zero if anything failed
 #
 # Every result line is "ok N - desc" or "not ok N - desc"; diagnostics are
@@ -54,6 +55,19 @@ check_not_contains() {
 	*"$2"*) tap_result 1 "$1"; tap_diag "must not find: $2"; tap_diag "in: $3" ;;
 	*) tap_result 0 "$1" ;;
 	esac
+}
+
+# audit_line A B: the latest kernel log line holding both A and B; waits up
+# to 5 s, as kauditd prints audit records asynchronously.
+audit_line() {
+	i=0
+	while [ $i -lt 10 ]; do
+		l=$(dmesg | grep -F -e "$1" | grep -F -e "$2" | tail -n 1)
+		[ -n "$l" ] && { echo "$l"; return 0; }
+		sleep 0.5 2>/dev/null || sleep 1
+		i=$((i + 1))
+	done
+	return 1
 }
 
 tap_done() {
