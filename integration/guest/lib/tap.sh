@@ -1,7 +1,7 @@
 # tap.sh: TAP helpers for guest test scripts (busybox sh).
 #
 #   . /lsmns/lib/tap.sh
-#   tap_ok COND_EXIT_STATUS "description"   -- via: check "desc" cmd args...
+#   tap_result STATUS "desc"  ok when STATUS is 0
 #   check "desc" cmd...       ok when cmd exits 0
 #   check_fails "desc" cmd... ok when cmd exits non-zero
 #   check_eq "desc" want got
