@@ -1,0 +1,92 @@
+#!/bin/sh
+# LSM namespaces in the guest (kernel series 0100-): the assignment ABI's
+# errnos, commit at exec, and what a task in a namespace can see and reach.
+# Needs lsm=capability,selinux,smack,apparmor, /lsmns/policies and
+# /lsmns/bin/lsmns-assign (integration/progs/lsmns-assign.c).
+. /lsmns/lib/tap.sh
+P=/lsmns/policies
+D=/lsmns/demo
+A=/lsmns/bin/lsmns-assign
+SE=system_u:system_r:container_t:s0:c1,c2
+AA=lsmns-demo-apparmor
+SM=ContainerC
+NODROP="$P/bin/lsmns-exec --drop-mac-caps --"
+[ -x $A ] || { echo "Bail out! $A missing"; exit 1; }
+[ -e /sys/kernel/security/lsmns/assign ] || { echo "Bail out! no lsmns/assign"; exit 1; }
+
+check "load-policies" $P/load-policies
+check "setup-demo" $P/setup-demo $D
+
+# The ABI errno table (TAP of its own, renumbered here).
+out=$($A errno 2>&1); rc=$?
+echo "$out" | grep -E '^(not )?ok ' | while read -r l; do echo "# errno: $l"; done
+n_bad=$(echo "$out" | grep -c '^not ok ')
+n_ok=$(echo "$out" | grep -c '^ok ')
+check_eq "errno table: every case passes ($n_ok ok)" "0 0" "$rc $n_bad"
+[ "$rc" -eq 0 ] || tap_diag "$out"
+
+check_eq "/proc/self/attr/lsmns outside any namespace" \
+	"id=0 parent=0 interface=default selinux=active smack=active apparmor=active" \
+	"$(cat /proc/self/attr/lsmns)"
+
+# ---- SELinux only ----
+se() { $A run selinux:active:$SE smack:hidden:$SM apparmor:hidden -- "$@"; }
+check_eq "selinux ns: lsm_list_modules shows SELinux, not Smack/AppArmor" \
+	"capability selinux" "$(se /lsmns/bin/lsm-query list | tr '\n' ' ' | sed 's/ $//')"
+check_eq "selinux ns: /sys/kernel/security/lsm" "capability,selinux" "$(se cat /sys/kernel/security/lsm)"
+check_eq "selinux ns: attr/current is the assigned SELinux context" "$SE" \
+	"$(se cat /proc/self/attr/current | tr -d '\0')"
+out=$(se /lsmns/bin/lsm-query get current)
+check_contains "selinux ns: lsm_get_self_attr has SELinux" "selinux $SE" "$out"
+check_not_contains "selinux ns: lsm_get_self_attr has no Smack" "smack" "$out"
+check_not_contains "selinux ns: lsm_get_self_attr has no AppArmor" "apparmor" "$out"
+check_contains "selinux ns: attr/lsmns shows only SELinux" \
+	"interface=selinux selinux=active
+" "$(se cat /proc/self/attr/lsmns)
+"
+check_fails "selinux ns: attr/smack/current is unreadable" se cat /proc/self/attr/smack/current
+check_fails "selinux ns: attr/apparmor/current is unreadable" se cat /proc/self/attr/apparmor/current
+check_fails "selinux ns: interface_lsm cannot switch to hidden Smack" \
+	se sh -c 'echo smack > /proc/self/attr/interface_lsm'
+check_fails "selinux ns: SELinux denies denied-selinux (active)" se $NODROP cat $D/denied-selinux
+check_fails "selinux ns: hidden Smack still denies denied-smack" se $NODROP cat $D/denied-smack
+check "selinux ns: the control object is readable" se $NODROP cat $D/allowed
+check_fails "selinux ns: /sys/fs/selinux/enforce cannot be written" \
+	se sh -c 'echo 0 > /sys/fs/selinux/enforce'
+check_fails "selinux ns: smackfs (hidden) cannot be opened" se cat /sys/fs/smackfs/load2
+check_fails "selinux ns: the assign file cannot be opened" se sh -c ': <> /sys/kernel/security/lsmns/assign'
+check_eq "selinux ns: children inherit the namespace" "capability selinux" \
+	"$(se sh -c '/lsmns/bin/lsm-query list | tr "\n" " "' | sed 's/ $//')"
+check_contains "an audit record for the assignment" "op=assign" "$(audit_line 'type=1430' 'res=1')"
+check_contains "an audit record for entering at exec" "op=enter" "$(audit_line 'type=1430' 'op=enter')"
+
+# ---- AppArmor only ----
+aa() { $A run apparmor:active:$AA selinux:hidden:$SE smack:hidden -- "$@"; }
+check_eq "apparmor ns: lsm_list_modules" "capability apparmor" \
+	"$(aa /lsmns/bin/lsm-query list | tr '\n' ' ' | sed 's/ $//')"
+check_eq "apparmor ns: /sys/kernel/security/lsm" "capability,apparmor" "$(aa cat /sys/kernel/security/lsm)"
+check_contains "apparmor ns: attr/current is the assigned profile" "$AA" "$(aa cat /proc/self/attr/current)"
+check_fails "apparmor ns: AppArmor denies denied-apparmor" aa cat $D/denied-apparmor
+check_fails "apparmor ns: hidden SELinux still denies denied-selinux" aa cat $D/denied-selinux
+check "apparmor ns: the control object is readable" aa cat $D/allowed
+check_fails "apparmor ns: /sys/fs/selinux (hidden) cannot be opened" aa cat /sys/fs/selinux/enforce
+
+# ---- Smack only ----
+sm() { $A run smack:active:$SM selinux:hidden apparmor:hidden -- "$@"; }
+check_eq "smack ns: lsm_list_modules" "capability smack" \
+	"$(sm /lsmns/bin/lsm-query list | tr '\n' ' ' | sed 's/ $//')"
+check_eq "smack ns: /sys/kernel/security/lsm" "capability,smack" "$(sm cat /sys/kernel/security/lsm)"
+check_eq "smack ns: attr/current is the assigned label" "$SM" "$(sm cat /proc/self/attr/current | tr -d '\0')"
+check_fails "smack ns: Smack denies denied-smack" sm $NODROP cat $D/denied-smack
+check "smack ns: the control object is readable" sm $NODROP cat $D/allowed
+check_fails "smack ns: smackfs load2 cannot be written" sm sh -c 'echo "a b r" > /sys/fs/smackfs/load2'
+
+# ---- refusals at exec ----
+out=$($A run selinux:active:system_u:object_r:lsmns_allowed_t:s0 -- true 2>&1); rc=$?
+check_eq "a context refused at exec (no entrypoint) fails the execve" 126 "$rc"
+check_contains "... with EACCES" "Permission denied" "$out"
+out=$(LSMNS_BETWEEN="$P/load-policies apparmor >/dev/null; echo -n $AA > /sys/kernel/security/apparmor/.remove" \
+	$A run apparmor:active:$AA -- true 2>&1); rc=$?
+check_eq "a profile removed before exec fails the execve" 126 "$rc"
+check "load-policies apparmor again" $P/load-policies apparmor
+tap_done
