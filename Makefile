@@ -33,7 +33,7 @@ PKGS_POLICIES := secilc apparmor
 PKGS_ALL := $(PKGS_KERNEL) $(PKGS_GUEST) $(PKGS_HOOK) $(PKGS_POLICIES) jq
 
 .PHONY: all deps kernel kernel-debug kernel-pristine kernel-prepare kernel-export \
-	kernel-checkpatch kernel-bisect headers progs policies guest guest-run check demo \
+	kernel-checkpatch kernel-bisect headers progs policies examples guest guest-run check demo \
 	hook hook-check install clean help bench
 
 all: kernel guest hook
@@ -86,13 +86,17 @@ hook-check:
 policies:
 	@$(MAKE) -s -C policies BUILD=$(BUILD)/policies
 
-guest: progs hook policies
+examples: progs
+	@$(MAKE) -s -C examples BUILD=$(BUILD)/examples LSM_QUERY=$(PROGS_DIR)/lsm-query
+
+guest: progs hook policies examples
 	@integration/scripts/build-initramfs $(GUEST_INITRD) \
 		--bin /usr/bin/crun --bin /usr/sbin/runc \
 		$$(for p in $(PROGS_DIR)/*; do [ -f $$p ] && echo --bin $$p:/lsmns/bin/$$(basename $$p); done) \
 		--dir $(PROGS_DIR)/selftests:/lsmns/selftests \
 		--dir integration/guest/lib:/lsmns/lib \
 		--dir $(BUILD)/policies:/lsmns/policies \
+		--dir $(BUILD)/examples:/lsmns/examples \
 		--file integration/bundles/busybox-config.json:/lsmns/bundles/busybox-config.json \
 		--bin /usr/bin/stress-ng --dir bench:/lsmns/bench --bin /usr/bin/jq \
 		$$([ -x runtime-hook/build/lsmns-hook ] && echo --bin runtime-hook/build/lsmns-hook:/usr/libexec/lsmns/lsmns-hook)
