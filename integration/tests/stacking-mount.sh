@@ -1,0 +1,36 @@
+#!/bin/sh
+# Booted with SELinux, Smack and AppArmor active, no policy.  Each LSM gets
+# its own mount options: Smack's smackfs* options work next to SELinux,
+# SELinux's are refused by SELinux alone (no policy loaded yet) without
+# harming Smack's, and new files carry both LSMs' xattrs on tmpfs.
+. /lsmns/lib/tap.sh
+PATH=/lsmns/bin:$PATH
+mkdir -p /mnt/s1 /mnt/s2 /mnt/s3
+
+check "tmpfs with smackfsroot/smackfsdef mounts" \
+	mount -t tmpfs -o smackfsroot=Root,smackfsdef=Def,size=1m none /mnt/s1
+check_eq "Smack root label from smackfsroot" Root "$(stack-lsm getxattr /mnt/s1 security.SMACK64)"
+echo x >/mnt/s1/f
+check_eq "new file gets the creator's Smack label" _ "$(stack-lsm getxattr /mnt/s1/f security.SMACK64)"
+# SELinux labels new files only once a policy is loaded.
+tap_diag "security.selinux of /mnt/s1/f: $(stack-lsm getxattr /mnt/s1/f security.selinux 2>&1)"
+check "remount with the same Smack options" mount -o remount,smackfsroot=Root,smackfsdef=Def /mnt/s1
+check "umount" umount /mnt/s1
+
+# SELinux refuses context= before a policy is loaded; Smack's option in the
+# same mount must be parsed into Smack's own options and freed once.
+out=$(mount -t tmpfs -o context=system_u:object_r:tmp_t:s0,smackfsdef=Def none /mnt/s2 2>&1)
+rc=$?
+check_eq "context= without a SELinux policy is refused" 1 "$([ $rc -ne 0 ] && echo 1 || echo 0)"
+tap_diag "$out"
+check "a mount with only SELinux-unknown options still works" \
+	mount -t tmpfs -o smackfsroot=R3,size=1m none /mnt/s3
+check_eq "Smack root label on that mount" R3 "$(stack-lsm getxattr /mnt/s3 security.SMACK64)"
+umount /mnt/s3
+for i in 1 2 3 4 5 6 7 8; do
+	mount -t tmpfs -o context=system_u:object_r:tmp_t:s0,smackfsdef=D$i none /mnt/s2 2>/dev/null
+	mount -t tmpfs -o smackfsdef=D$i,fscontext=system_u:object_r:tmp_t:s0 none /mnt/s2 2>/dev/null
+done
+check "repeated mixed-option mounts leave the kernel healthy" mount -t tmpfs none /mnt/s2
+umount /mnt/s2 2>/dev/null
+tap_done
