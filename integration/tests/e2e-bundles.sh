@@ -30,6 +30,11 @@ want=${1:?usage: e2e-bundles.sh selinux|apparmor|smack|all}
 [ -d $E/selinux ] || { echo "Bail out! $E missing (make -C examples BUILD=dir; initramfs --dir dir:/lsmns/examples)"; exit 1; }
 [ -x $P/load-policies ] || { echo "Bail out! $P missing (make -C policies)"; exit 1; }
 NS_SKIP="# SKIP no LSM namespace support in this kernel"
+# Later entrants (crun/runc exec) adopting a container's namespace through
+# its cgroup are not in the kernel series yet.
+EXEC_SKIP="# SKIP the kernel does not bind namespaces to cgroups yet (crun/runc exec join the host's)"
+# Audit records are read from dmesg: no printk rate limit to drop them.
+echo 0 >/proc/sys/kernel/printk_ratelimit
 tap_skip() { TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $1 $2"; }
 active=$(cat /sys/kernel/security/lsm)
 is_active() { case ",$active," in *",$1,"*) return 0 ;; esac; return 1; }
@@ -130,13 +135,17 @@ finish() {
 	echo $? >$W/$1/rc
 }
 pv() { sed -n "s/^probe [^ ]* $2=//p" $W/$1/out | head -n 1; }
-# denied_by PID OBJECT: the LSMs whose audit record names PID and OBJECT.
+# denied_by PID OBJECT [CONTEXT]: the LSMs whose audit record names PID
+# (or, failing that, CONTEXT) and OBJECT.
 denied_by() {
 	n=${2##*/}
 	recs=""
 	i=0
 	while [ $i -lt 10 ]; do
 		recs=$(dmesg | grep -F "pid=$1 " | grep -F "$n")
+		# The probe may read through a child (dropping capabilities
+		# first): then take the records naming the container's context.
+		[ -z "$recs" ] && [ -n "${3:-}" ] && recs=$(dmesg | grep -F "$n" | grep -F -e "$3")
 		[ -n "$recs" ] && break
 		sleep 0.5
 		i=$((i + 1))
@@ -152,17 +161,15 @@ majors_of() { echo "$1" | tr ',' '\n' | grep -E '^(selinux|apparmor|smack)$' | s
 for rt in crun runc; do
 	for b in selinux apparmor smack selinux-apparmor; do
 		req=$(jq -r '.annotations["org.lsmns.lsm"]' $E/$b/config.json)
-		if [ $ns = no ]; then
-			# Only bundles whose LSMs all run in this boot.
-			skipit=no
-			for l in $(echo "$req" | tr ',' ' '); do is_active $l || skipit=yes; done
-			[ $skipit = yes ] && continue
-		fi
+		# Only bundles whose LSMs all run in this boot.
+		skipit=no
+		for l in $(echo "$req" | tr ',' ' '); do is_active $l || skipit=yes; done
+		[ $skipit = yes ] && continue
 		n=$rt-$b
 		# Hidden-LSM denial: SELinux bounds the AppArmor and Smack
 		# containers at container_t:s0 while they cannot see it.
 		deny=$(jq -r '.process.env[] | select(startswith("LSMNS_DENY=")) | sub("LSMNS_DENY="; "")' $E/$b/config.json)
-		case $req in apparmor | smack) deny="$deny /lsmns/demo/denied-selinux /lsmns/demo/mcs-c1c2" ;; esac
+		is_active selinux && case $req in apparmor | smack) deny="$deny /lsmns/demo/denied-selinux /lsmns/demo/mcs-c1c2" ;; esac
 		prep $n $b $rt ".process.env |= map(if startswith(\"LSMNS_DENY=\") then \"LSMNS_DENY=$deny\" else . end)"
 		start $n $rt
 		ready $n $rt
@@ -182,15 +189,19 @@ for rt in crun runc; do
 		for l in $(echo "$req" | tr ',' ' '); do
 			ctx=$(ctx_of $b $l)
 			if [ $ns = yes ] || grep -qx $l $W/$n/labels; then
-				if [ $ns = yes ] || [ $l = "$first" ]; then
+				if { [ $ns = yes ] && [ $l = "${req%%,*}" ]; } || { [ $ns = no ] && [ $l = "$first" ]; }; then
 					check_eq "$rt $b: attr/current is the $l context" "$(shown $l "$ctx")" "$(pv $n attr_current)"
 				else
 					check_eq "$rt $b: attr/$l/current is the $l context" "$(shown $l "$ctx")" "$(pv $n attr_$l)"
 				fi
 				o=/lsmns/demo/denied-$l
 				check_contains "$rt $b: reading $o fails with EACCES" "$o EACCES" "$out"
-				check_contains "$rt $b: $l is the LSM that denied $o" "$l" "$(denied_by "$pid" $o)"
-				check_eq "$rt $b: exec into it gets the same context" "$(shown ${req%%,*} "$(ctx_of $b ${req%%,*})")" "$(echo "$exout" | head -n 1)"
+				check_contains "$rt $b: $l is the LSM that denied $o" "$l" "$(denied_by "$pid" $o "$ctx")"
+				if [ $ns = yes ]; then
+					tap_skip "$rt $b: exec into it gets the same context" "$EXEC_SKIP"
+				else
+					check_eq "$rt $b: exec into it gets the same context" "$(shown ${req%%,*} "$(ctx_of $b ${req%%,*})")" "$(echo "$exout" | head -n 1)"
+				fi
 			elif [ $l = smack ]; then
 				tap_skip "$rt $b: the container runs as $ctx and Smack denies denied-smack" "# SKIP no runtime sets Smack labels; needs LSM namespace support in this kernel"
 			else
@@ -202,15 +213,15 @@ for rt in crun runc; do
 			set_in=$(majors_of "$(pv $n lsm_securityfs)")
 			check_eq "$rt $b: /sys/kernel/security/lsm inside shows only its set" "$(majors_of "$req")" "$set_in"
 			check_eq "$rt $b: lsm_list_modules(2) inside shows only its set" "$(majors_of "$req")" "$(majors_of "$(pv $n lsm_syscall)")"
-			check_eq "$rt $b: exec into it sees the same LSM set" "$(majors_of "$req")" "$(majors_of "$(echo "$exout" | tail -n 1)")"
+			tap_skip "$rt $b: exec into it sees the same LSM set" "$EXEC_SKIP"
 			for l in $majors; do
 				case ",$req," in *",$l,"*) continue ;; esac
 				check_contains "$rt $b: hidden $l has no readable attr/$l/ inside" "<" "$(pv $n attr_$l)"
 			done
-			case $req in apparmor | smack)
+			is_active selinux && case $req in apparmor | smack)
 				check_contains "$rt $b: hidden SELinux still denies denied-selinux" "denied-selinux EACCES" "$out"
-				check_contains "$rt $b: hidden SELinux (no categories) still denies mcs-c1c2" "mcs-c1c2 EACCES" "$out"
-				check_contains "$rt $b: the audit record names SELinux" selinux "$(denied_by "$pid" /lsmns/demo/denied-selinux)" ;;
+				check_contains "$rt $b: hidden SELinux (other categories) still denies mcs-c1c2" "mcs-c1c2 EACCES" "$out"
+				check_contains "$rt $b: the audit record names SELinux" selinux "$(denied_by "$pid" /lsmns/demo/denied-selinux "$(jq -r '.rules[] | select(.name == "demo-'$b'") | .hidden.selinux' $POL)")" ;;
 			esac
 		else
 			tap_skip "$rt $b: the container sees only {$req}" "$NS_SKIP"
@@ -234,7 +245,7 @@ iso() { # NAME BUNDLE RUNTIME TARGETPID...
 	prep $n $b $r ".linux.namespaces |= map(select(.type != \"pid\")) | .process.args = [\"/bin/sh\", \"-c\", \"$cmd\"]"
 	(cd $W/$n && $r run "e2e-$n" 2>&1)
 }
-if [ $ns = yes ]; then
+if [ $ns = yes ] && [ "$majors" = "selinux smack apparmor" ] || [ "$want" = all ]; then
 	pairs="selinux:apparmor apparmor:smack smack:selinux"
 else
 	pairs=""
