@@ -103,7 +103,7 @@ if [ $ns = yes ]; then
 			s="$s w /proc/self/attr/$o/current x $o-current; w /proc/self/attr/$o/exec x $o-exec;"
 			s="$s w /proc/self/attr/interface_lsm $o interface-$o;"
 		done
-		s="$s if exec 3>/sys/kernel/security/lsmns/assign; then echo assign=opened; else echo assign=refused; fi 2>/dev/null;"
+		s="$s if (exec 3>/sys/kernel/security/lsmns/assign) 2>/dev/null; then echo assign=opened; else echo assign=refused; fi;"
 		case $b in
 		selinux) s="$s w /sys/fs/selinux/load x load;" ;;
 		apparmor) s="$s w /sys/kernel/security/apparmor/.replace x load;" ;;
