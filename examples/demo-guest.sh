@@ -81,6 +81,9 @@ if [ $ns = no ]; then
 fi
 
 # --- policies and demo objects
+# Denials are attributed from the audit records in dmesg: no printk rate
+# limit may drop them when the containers run at once.
+echo 0 >/proc/sys/kernel/printk_ratelimit
 out=$($P/load-policies 2>&1) || die "load-policies: $out"
 for l in $majors; do rec policy "lsm=$l" "$(echo "$out" | grep "load-policies: $l:" | head -n 1)"; done
 out=$($P/setup-demo /lsmns/demo 2>&1) || die "setup-demo: $out"
