@@ -107,17 +107,5 @@ check_contains "a truncated SELinux policy: the line names SELinux and the kerne
 check_eq "SELinux is still enforcing after the refused load" 1 "$(cat /sys/fs/selinux/enforce)"
 check_fails "container still denied denied-selinux after the refused load" in_container cat $D/denied-selinux
 
-# Naming an LSM this kernel does not run is one clear error.
-inactive=""
-for l in selinux apparmor smack; do
-	case ",$(cat /sys/kernel/security/lsm)," in *",$l,"*) ;; *) inactive=$l; break ;; esac
-done
-if [ -n "$inactive" ]; then
-	out=$($P/load-policies $inactive 2>&1); rc=$?
-	check_eq "load-policies $inactive (not active) exits 1" 1 "$rc"
-	check_eq "load-policies $inactive (not active) explains itself" \
-		"load-policies: $inactive: not active in this kernel (active: $(cat /sys/kernel/security/lsm))" "$out"
-else
-	tap_result 0 "load-policies refuses an inactive LSM # SKIP all three are active"
-fi
+check_loader_refuses_inactive $P/load-policies
 tap_done

@@ -100,17 +100,5 @@ check_contains "a rule with a 300-character label: the line names Smack, the rul
 	"load-policies: smack: rule 'ContainerC $long r' (lsmns.rules line 1): Invalid argument" "$out"
 check_fails "container still denied denied-smack after the refused load" in_container cat $D/denied-smack
 
-# Naming an LSM this kernel does not run is one clear error.
-inactive=""
-for l in selinux apparmor smack; do
-	case ",$(cat /sys/kernel/security/lsm)," in *",$l,"*) ;; *) inactive=$l; break ;; esac
-done
-if [ -n "$inactive" ]; then
-	out=$($P/load-policies $inactive 2>&1); rc=$?
-	check_eq "load-policies $inactive (not active) exits 1" 1 "$rc"
-	check_eq "load-policies $inactive (not active) explains itself" \
-		"load-policies: $inactive: not active in this kernel (active: $(cat /sys/kernel/security/lsm))" "$out"
-else
-	tap_result 0 "load-policies refuses an inactive LSM # SKIP all three are active"
-fi
+check_loader_refuses_inactive $P/load-policies
 tap_done

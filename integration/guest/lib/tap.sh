@@ -70,6 +70,23 @@ audit_line() {
 	return 1
 }
 
+# check_loader_refuses_inactive LOADER: naming an LSM this kernel does not
+# run is one clear error line and exit status 1.
+check_loader_refuses_inactive() {
+	inactive=""
+	for l in selinux apparmor smack; do
+		case ",$(cat /sys/kernel/security/lsm)," in *",$l,"*) ;; *) inactive=$l; break ;; esac
+	done
+	if [ -n "$inactive" ]; then
+		out=$($1 $inactive 2>&1); rc=$?
+		check_eq "load-policies $inactive (not active) exits 1" 1 "$rc"
+		check_eq "load-policies $inactive (not active) explains itself" \
+			"load-policies: $inactive: not active in this kernel (active: $(cat /sys/kernel/security/lsm))" "$out"
+	else
+		tap_result 0 "load-policies refuses an inactive LSM # SKIP all three are active"
+	fi
+}
+
 tap_done() {
 	echo "1..$TAP_N"
 	[ "$TAP_FAILED" -eq 0 ]
