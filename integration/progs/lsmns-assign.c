@@ -8,6 +8,10 @@
  *	PROG's, or 126 if the execve failed (its errno is printed), or 125
  *	if the assignment failed.  $LSMNS_BETWEEN, if set, is run with
  *	system(3) after the assignment and before the child's execve.
+ *   lsmns-assign pid PID [-i LSM] ENTRY...
+ *	assign the running task PID (it enters the namespace at its next
+ *	execve).  Prints "ok ns_id=N" or "error=ERRNO_NAME entry=I" on
+ *	stdout; exits 0, or 125 if the assignment was refused.
  *   lsmns-assign errno
  *	TAP: every errno of the assignment ABI, one test each.
  *
@@ -209,6 +213,95 @@ static int cmd_run(int argc, char **argv)
 	return wait_status(pid);
 }
 
+static const char *errno_name(int err)
+{
+	switch (err) {
+	case EPERM: return "EPERM";
+	case EACCES: return "EACCES";
+	case EINVAL: return "EINVAL";
+	case ENOENT: return "ENOENT";
+	case EEXIST: return "EEXIST";
+	case EBUSY: return "EBUSY";
+	case ESRCH: return "ESRCH";
+	case EBADF: return "EBADF";
+	case E2BIG: return "E2BIG";
+	case EPROTO: return "EPROTO";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	}
+	return "other";
+}
+
+static int cmd_pid(int argc, char **argv)
+{
+	static struct req r;
+	struct lsmns_assign_result res;
+	uint64_t iface = 0;
+	int i = 1, fd, pidfd, err;
+
+	if (argc < 2) {
+		fprintf(stderr, "lsmns-assign: pid PID [-i LSM] ENTRY...\n");
+		return 2;
+	}
+	if (argc > 3 && !strcmp(argv[1], "-i")) {
+		iface = lsm_id(argv[2]);
+		i = 3;
+	}
+	pidfd = pidfd_open(atoi(argv[0]));
+	if (pidfd < 0) {
+		fprintf(stderr, "lsmns-assign: pidfd_open %s: %s\n", argv[0],
+			strerror(errno));
+		return 125;
+	}
+	req_init(&r, pidfd, iface);
+	for (; i < argc; i++)
+		if (parse_entry(&r, argv[i])) {
+			fprintf(stderr, "lsmns-assign: bad entry %s\n", argv[i]);
+			return 2;
+		}
+	fd = open(ASSIGN, O_RDWR);
+	if (fd < 0) {
+		fprintf(stderr, "lsmns-assign: open %s: %s\n", ASSIGN,
+			strerror(errno));
+		return 125;
+	}
+	err = req_write(fd, &r, &res);
+	if (err) {
+		printf("error=%s entry=%d\n", errno_name(err),
+		       (int)res.failed_index);
+		return 125;
+	}
+	printf("ok ns_id=%llu\n", (unsigned long long)res.ns_id);
+	return 0;
+}
+
+/* Is @lsm named in lsmns.releasable= on the kernel command line? */
+static int releasable(uint64_t id)
+{
+	static const char *const names[] = { "selinux", "smack", "apparmor" };
+	static const uint64_t ids[] = { LSM_ID_SELINUX, LSM_ID_SMACK,
+					LSM_ID_APPARMOR };
+	char line[4096], *p, *tok, *save;
+	FILE *f = fopen("/proc/cmdline", "r");
+	size_t n;
+	int i;
+
+	if (!f)
+		return 0;
+	n = fread(line, 1, sizeof(line) - 1, f);
+	fclose(f);
+	line[n] = 0;
+	p = strstr(line, "lsmns.releasable=");
+	if (!p)
+		return 0;
+	p += strlen("lsmns.releasable=");
+	p[strcspn(p, " \n")] = 0;
+	for (tok = strtok_r(p, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		for (i = 0; i < 3; i++)
+			if (!strcmp(tok, names[i]) && ids[i] == id)
+				return 1;
+	return 0;
+}
+
 /* ---- errno table ---- */
 
 static int tap_n, tap_failed;
@@ -336,8 +429,14 @@ static int cmd_errno(void)
 	expect(&t, &r, EINVAL, 1, "bad mode: EINVAL");
 	req_init(&r, t.pidfd, 0);
 	req_add(&r, t.a, LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, t.b, LSMNS_MODE_RELEASED, NULL);
-	expect(&t, &r, EPERM, 1, "released without lsmns.releasable=: EPERM");
+	if (!releasable(t.b)) {
+		req_add(&r, t.b, LSMNS_MODE_RELEASED, NULL);
+		expect(&t, &r, EPERM, 1,
+		       "released without lsmns.releasable=: EPERM");
+	} else {
+		req_add(&r, t.b, LSMNS_MODE_RELEASED, "ctx");
+		expect(&t, &r, EINVAL, 1, "released with a context: EINVAL");
+	}
 	req_init(&r, t.pidfd, 0);
 	req_add(&r, t.a, LSMNS_MODE_HIDDEN, NULL);
 	req_add(&r, t.b, LSMNS_MODE_HIDDEN, NULL);
@@ -423,8 +522,10 @@ int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "run"))
 		return cmd_run(argc - 2, argv + 2);
+	if (argc >= 2 && !strcmp(argv[1], "pid"))
+		return cmd_pid(argc - 2, argv + 2);
 	if (argc >= 2 && !strcmp(argv[1], "errno"))
 		return cmd_errno();
-	fprintf(stderr, "usage: lsmns-assign run ENTRY... -- PROG | errno\n");
+	fprintf(stderr, "usage: lsmns-assign run ENTRY... -- PROG | pid PID ENTRY... | errno\n");
 	return 2;
 }

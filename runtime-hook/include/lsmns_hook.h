@@ -285,7 +285,7 @@ int kernel_open_assign(const char *path, struct assign_file *af,
 /* One write() of the whole request; on failure, read back the result. */
 int kernel_send(const struct assign_file *af, const void *buf, size_t len,
 		const struct lsm_assignment *a, struct hook_err *err);
-const char *kernel_errno_hint(int e);
+const char *kernel_errno_hint(int e, bool released_entry);
 /* After a successful write: the namespace id the kernel reports. */
 int kernel_result_ns(const struct assign_file *af, unsigned long long *ns_id);
 

@@ -63,11 +63,23 @@ int kernel_open_assign(const char *path, struct assign_file *af,
 	return 0;
 }
 
-const char *kernel_errno_hint(int e)
+const char *kernel_errno_hint(int e, bool released_entry)
 {
+	if (released_entry) {
+		switch (e) {
+		case EPERM:
+			return "the LSM is not named in the kernel's lsmns.releasable= boot parameter";
+		case EACCES:
+			return "the LSM's own policy does not consent to releasing it for this process";
+		case EINVAL:
+			return "a released LSM takes no context";
+		case EOPNOTSUPP:
+			return "the LSM cannot be released (it implements no consent)";
+		}
+	}
 	switch (e) {
 	case EPERM:
-		return "the hook lacks CAP_MAC_ADMIN in the initial user namespace";
+		return "the hook lacks CAP_MAC_ADMIN in the initial user namespace, or runs inside an LSM namespace";
 	case EACCES:
 		return "an LSM's policy or the ptrace access check refused the assignment";
 	case ESRCH:
@@ -77,11 +89,11 @@ const char *kernel_errno_hint(int e)
 	case E2BIG:
 		return "the request exceeds the kernel's bounds";
 	case EBUSY:
-		return "the target already has an assignment pending";
+		return "the target already has an assignment pending, or is in a namespace the request would widen";
 	case ENOENT:
 		return "an LSM in the request is not enabled on this host";
 	case EOPNOTSUPP:
-		return "an LSM may not be released (see lsmns.releasable=) or does not support namespaces";
+		return "an LSM in the request cannot be released";
 	default:
 		return "see lsmns-hook(8)";
 	}
@@ -103,6 +115,7 @@ int kernel_send(const struct assign_file *af, const void *buf, size_t len,
 {
 	struct lsmns_assign_result res;
 	char where[160] = "";
+	bool released_entry = false;
 	ssize_t w;
 	int e;
 
@@ -123,6 +136,7 @@ int kernel_send(const struct assign_file *af, const void *buf, size_t len,
 			if (res.failed_index < a->n) {
 				unsigned int i = res.failed_index;
 
+				released_entry = a->e[i].mode == LSMNS_MODE_RELEASED;
 				snprintf(where, sizeof(where),
 					 " at entry %u (%s %s)", i,
 					 hook_lsms[a->e[i].lsm].name,
@@ -135,7 +149,8 @@ int kernel_send(const struct assign_file *af, const void *buf, size_t len,
 	}
 	return hook_fail(err, HOOK_ERR_KERNEL,
 			 "kernel refused the assignment%s: %s (errno %d): %s",
-			 where, strerror(e), e, kernel_errno_hint(e));
+			 where, strerror(e), e,
+			 kernel_errno_hint(e, released_entry));
 }
 
 int kernel_result_ns(const struct assign_file *af, unsigned long long *ns_id)

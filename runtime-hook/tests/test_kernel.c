@@ -197,11 +197,15 @@ static void test_result_ns(void **s)
 static void test_errno_hints(void **s)
 {
 	(void)s;
-	assert_non_null(strstr(kernel_errno_hint(E2BIG), "bounds"));
-	assert_non_null(strstr(kernel_errno_hint(ESRCH), "gone"));
-	assert_non_null(strstr(kernel_errno_hint(ENOENT), "not enabled"));
-	assert_non_null(strstr(kernel_errno_hint(EOPNOTSUPP), "released"));
-	assert_non_null(strstr(kernel_errno_hint(EXDEV), "lsmns-hook(8)"));
+	assert_non_null(strstr(kernel_errno_hint(E2BIG, false), "bounds"));
+	assert_non_null(strstr(kernel_errno_hint(ESRCH, false), "gone"));
+	assert_non_null(strstr(kernel_errno_hint(ENOENT, false), "not enabled"));
+	assert_non_null(strstr(kernel_errno_hint(EOPNOTSUPP, false), "released"));
+	assert_non_null(strstr(kernel_errno_hint(EXDEV, false), "lsmns-hook(8)"));
+	/* A refused released entry names the reason it can be refused for. */
+	assert_non_null(strstr(kernel_errno_hint(EPERM, true), "lsmns.releasable="));
+	assert_non_null(strstr(kernel_errno_hint(EACCES, true), "consent"));
+	assert_non_null(strstr(kernel_errno_hint(EPERM, false), "CAP_MAC_ADMIN"));
 }
 
 /* Run @fn in a confined child; return its wait status. */
