@@ -2,6 +2,7 @@
 # demo-guest.sh: the lsmns demo, guest side (busybox sh, as root).
 #
 #   demo-guest.sh [BUNDLE...]     default: selinux apparmor smack selinux-apparmor
+#                                 smack-released
 #
 # Loads every active LSM's demo policy (policies/load-policies), creates the
 # demo objects (policies/setup-demo), starts the example containers of
@@ -42,7 +43,7 @@ ASSIGN=/sys/kernel/security/lsmns/assign
 RT=${LSMNS_DEMO_RUNTIME:-crun}
 WAIT=${LSMNS_DEMO_TIMEOUT:-120}
 W=/run/lsmns-demo
-bundles=${*:-selinux apparmor smack selinux-apparmor}
+bundles=${*:-selinux apparmor smack selinux-apparmor smack-released}
 T=$(printf '\t')
 
 die() { printf 'error%s%s\n' "$T" "$*"; exit 1; }
@@ -221,6 +222,17 @@ for b in $bundles; do
 	pid=$(cat $w/pid 2>/dev/null)
 	for a in $(sed -n "s/^probe $b deny=\([^ ]*\) .*/\1/p" $w/out); do
 		res=$(sed -n "s|^probe $b deny=$a ||p" $w/out | head -n 1)
+		actions="$actions read:$a:$res"
+		if [ "$res" = EACCES ] && [ -n "$pid" ]; then
+			d=$(denied_by "$pid" "$a")
+			deniers="$deniers ${a##*/}:${d:-no-audit-record}"
+		else
+			deniers="$deniers ${a##*/}:none"
+		fi
+	done
+	# Objects only a container with released LSMs may read (LSMNS_READ).
+	for a in $(sed -n "s/^probe $b read=\([^ ]*\) .*/\1/p" $w/out); do
+		res=$(sed -n "s|^probe $b read=$a ||p" $w/out | head -n 1)
 		actions="$actions read:$a:$res"
 		if [ "$res" = EACCES ] && [ -n "$pid" ]; then
 			d=$(denied_by "$pid" "$a")

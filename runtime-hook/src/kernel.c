@@ -7,6 +7,8 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -46,7 +48,7 @@ int kernel_pin(int pid, int *pidfd, struct hook_err *err)
 int kernel_open_assign(const char *path, struct assign_file *af,
 		       struct hook_err *err)
 {
-	struct stat sb;
+	struct statfs sfs;
 	int f = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY);
 
 	if (f < 0) {
@@ -59,7 +61,12 @@ int kernel_open_assign(const char *path, struct assign_file *af,
 					     : "");
 	}
 	af->fd = f;
-	af->regular = fstat(f, &sb) == 0 && S_ISREG(sb.st_mode);
+	/*
+	 * securityfs files are regular files too: only the filesystem tells
+	 * the kernel's assign file (with a result to read back) from the
+	 * plain file the tests use in its place.
+	 */
+	af->regular = !(fstatfs(f, &sfs) == 0 && sfs.f_type == SECURITYFS_MAGIC);
 	return 0;
 }
 
