@@ -56,8 +56,9 @@ kernel-export:
 	@$(KTREE) export
 kernel-checkpatch:
 	@$(KTREE) checkpatch
+# FROM=0105 builds only the prefixes ending at 0105 and later.
 kernel-bisect:
-	@$(KTREE) bisect normal
+	@$(KTREE) bisect normal $(or $(FROM),1)
 
 headers:
 	@$(KTREE) headers

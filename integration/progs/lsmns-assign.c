@@ -7,7 +7,8 @@
  *	PROG (the assignment is committed at that execve).  Exit status is
  *	PROG's, or 126 if the execve failed (its errno is printed), or 125
  *	if the assignment failed.  $LSMNS_BETWEEN, if set, is run with
- *	system(3) after the assignment and before the child's execve.
+ *	system(3) after the assignment and before the child's execve, with
+ *	$LSMNS_TARGET_PID set to the child's pid.
  *   lsmns-assign pid PID [-i LSM] ENTRY...
  *	assign the running task PID (it enters the namespace at its next
  *	execve).  Prints "ok ns_id=N" or "error=ERRNO_NAME entry=I" on
@@ -206,6 +207,12 @@ static int cmd_run(int argc, char **argv)
 		return 125;
 	}
 	/* Let a test change the world between assignment and execve. */
+	if (getenv("LSMNS_BETWEEN")) {
+		char spid[16];
+
+		snprintf(spid, sizeof(spid), "%d", (int)pid);
+		setenv("LSMNS_TARGET_PID", spid, 1);
+	}
 	if (getenv("LSMNS_BETWEEN") && system(getenv("LSMNS_BETWEEN")) != 0)
 		fprintf(stderr, "lsmns-assign: LSMNS_BETWEEN failed\n");
 	if (write(go, "x", 1) != 1)
