@@ -60,6 +60,9 @@ while [ $i -le $N ]; do
 		$E/selinux/config.json >$w/config.json
 	i=$((i + 1))
 done
+# Namespaces alive before: after every container has exited, the count
+# must come back (only the initial namespace, uncounted, remains).
+count0=$(cat /sys/kernel/security/lsmns/count 2>/dev/null || echo -)
 t0=$(date +%s)
 i=1
 while [ $i -le $N ]; do
@@ -89,6 +92,17 @@ if [ $ns = no ]; then
 	tap_skip "each of the $N containers sees only {selinux} as its LSM set" "# SKIP no LSM namespace support in this kernel"
 else
 	check_eq "each of the $N containers sees only {selinux} as its LSM set" $N $setok
+fi
+if [ $ns = yes ]; then
+	n=0
+	# The last creds go in RCU callbacks.
+	while [ "$(cat /sys/kernel/security/lsmns/count)" != "$count0" ] && [ $n -lt 50 ]; do
+		sleep 0.2; n=$((n + 1))
+	done
+	check_eq "after all $N exited, only the initial namespace remains (lsmns/count back to $count0)" \
+		"$count0" "$(cat /sys/kernel/security/lsmns/count)"
+else
+	tap_skip "after all $N exited, only the initial namespace remains" "# SKIP no LSM namespace support in this kernel"
 fi
 check_eq "nothing left behind (crun)" "" "$(crun list -q 2>/dev/null)"
 check_eq "nothing left behind (runc)" "" "$(runc list -q 2>/dev/null)"
