@@ -273,10 +273,13 @@ int json_parse_buffer(const char *buf, size_t len, const char *what,
 
 /* ---- kernel.c ------------------------------------------------------ */
 
-/* The assign file; a regular file stands in for securityfs in tests. */
+/*
+ * The assign file: securityfs's, or any other file standing in for it
+ * (tests, --assign-file), which has no result to read back.
+ */
 struct assign_file {
 	int fd;
-	bool regular;	/* no result to read back */
+	bool regular;	/* not on securityfs: no result to read back */
 };
 
 int kernel_pin(int pid, int *pidfd, struct hook_err *err);

@@ -51,8 +51,12 @@ static void test_open_assign(void **s)
 	assert_int_equal(kernel_open_assign(p, &af, &err), 0);
 	assert_true(af.regular);
 	close(af.fd);
+	/*
+	 * Only securityfs is the kernel's file: anything else, even a
+	 * device, is a stand-in with no result to read back.
+	 */
 	assert_int_equal(kernel_open_assign("/dev/null", &af, &err), 0);
-	assert_false(af.regular);
+	assert_true(af.regular);
 	close(af.fd);
 	free(p);
 	tu_rmdir(dir);
