@@ -230,16 +230,12 @@ for b in $bundles; do
 			deniers="$deniers ${a##*/}:none"
 		fi
 	done
-	# Objects only a container with released LSMs may read (LSMNS_READ).
+	# Objects only a container with released LSMs may read (LSMNS_READ):
+	# not forbidden actions, what releasing gives back.
+	reads=""
 	for a in $(sed -n "s/^probe $b read=\([^ ]*\) .*/\1/p" $w/out); do
 		res=$(sed -n "s|^probe $b read=$a ||p" $w/out | head -n 1)
-		actions="$actions read:$a:$res"
-		if [ "$res" = EACCES ] && [ -n "$pid" ]; then
-			d=$(denied_by "$pid" "$a")
-			deniers="$deniers ${a##*/}:${d:-no-audit-record}"
-		else
-			deniers="$deniers ${a##*/}:none"
-		fi
+		reads="$reads ${a##*/}:$res"
 	done
 	if [ $ns = yes ]; then mode=lsmns; else mode=fallback; fi
 	set -- "name=$b" "runtime=$RT" "mode=$mode" "requested=${req:-none}" "started=$started" "exit=$rc"
@@ -248,7 +244,8 @@ for b in $bundles; do
 	set -- "$@" "inside_current=$(pv attr_current)" "inside_selinux=$(pv attr_selinux)" \
 		"inside_apparmor=$(pv attr_apparmor)" "inside_smack=$(pv attr_smack)" \
 		"inside_lsm_securityfs=$(pv lsm_securityfs)" "inside_lsm_syscall=$(pv lsm_syscall)" \
-		"allowed=$(pv allowed)" "action=${actions# }" "denied_by=${deniers# }" "modes=$modes"
+		"allowed=$(pv allowed)" "action=${actions# }" "denied_by=${deniers# }" "modes=$modes" \
+		"released_reads=${reads# }"
 	if [ -f $w/hostview ]; then
 		while read -r kv; do set -- "$@" "$kv"; done <$w/hostview
 	fi
