@@ -130,5 +130,23 @@ for rt in crun runc; do
 	check_eq "$rt: a label for an LSM to be released does not start" 1 "$([ $rc -ne 0 ] && echo 1)"
 	check_contains "$rt: ... the hook says why" "released" "$(cat $W/$n/hook.err 2>/dev/null; echo "$out")"
 done
+
+# --- a bundle that also sets the runtime's own label (docs/runtime-hook.md):
+# equal to the assigned context it runs; a different one is refused.
+for rt in crun runc; do
+	n=$rt-samelabel
+	prep $n selinux '.process.selinuxLabel = .annotations["org.lsmns.selinux.context"]'
+	start $n $rt
+	ready $n $rt
+	tap_result $? "$rt: process.selinuxLabel equal to the assigned context: starts"
+	finish $n
+	check_eq "$rt: ... and runs in it" "system_u:system_r:container_t:s0:c1,c2" "$(pv $n attr_current)"
+	n=$rt-otherlabel
+	prep $n selinux '.process.selinuxLabel = "system_u:system_r:container_t:s0:c3,c4"'
+	out=$(cd $W/$n && $rt run "e2e-$n" 2>&1 </dev/null); rc=$?
+	check_eq "$rt: a different process.selinuxLabel does not start" 1 "$([ $rc -ne 0 ] && echo 1)"
+	check_contains "$rt: ... the hook names the conflict" "conflicts with config.json process.selinuxLabel" \
+		"$(cat $W/$n/hook.err 2>/dev/null; echo "$out")"
+done
 check_eq "no container process left" "" "$(ps -o pid,args | grep -F '/bin/lsmns-probe' | grep -v grep)"
 tap_done
