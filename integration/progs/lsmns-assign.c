@@ -123,6 +123,17 @@ static int req_write(int fd, const struct req *r,
 	return err;
 }
 
+/* The assign file, or -1 after one line saying why it cannot be opened. */
+static int open_assign(void)
+{
+	int fd = open(ASSIGN, O_RDWR);
+
+	if (fd < 0)
+		fprintf(stderr, "lsmns-assign: open %s: %s\n", ASSIGN,
+			strerror(errno));
+	return fd;
+}
+
 static int pidfd_open(pid_t pid)
 {
 	return syscall(SYS_pidfd_open, pid, 0);
@@ -188,12 +199,9 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, "lsmns-assign: run ENTRY... -- PROG\n");
 		return 2;
 	}
-	fd = open(ASSIGN, O_RDWR);
-	if (fd < 0) {
-		fprintf(stderr, "lsmns-assign: open %s: %s\n", ASSIGN,
-			strerror(errno));
+	fd = open_assign();
+	if (fd < 0)
 		return 125;
-	}
 	pid = spawn(&go, argv + i + 1);
 	pidfd = pidfd_open(pid);
 	((struct lsmns_assign_hdr *)r.buf)->pidfd = pidfd;
@@ -265,12 +273,9 @@ static int cmd_pid(int argc, char **argv)
 			fprintf(stderr, "lsmns-assign: bad entry %s\n", argv[i]);
 			return 2;
 		}
-	fd = open(ASSIGN, O_RDWR);
-	if (fd < 0) {
-		fprintf(stderr, "lsmns-assign: open %s: %s\n", ASSIGN,
-			strerror(errno));
+	fd = open_assign();
+	if (fd < 0)
 		return 125;
-	}
 	err = req_write(fd, &r, &res);
 	if (err) {
 		printf("error=%s entry=%d\n", errno_name(err),
