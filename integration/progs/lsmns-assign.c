@@ -496,11 +496,27 @@ static int cmd_errno(void)
 	expect(&t, &r, ESRCH, LSMNS_NO_INDEX, "exited target: ESRCH");
 	close(fd2);
 
-	/* Success, then a second assignment. */
-	base(&t, &r);
+	/*
+	 * Success, then second assignments while the first is pending: one
+	 * that narrows replaces it, one that widens what is pending is EBUSY.
+	 */
+	req_init(&r, t.pidfd, 0);
+	req_add(&r, t.a, LSMNS_MODE_ACTIVE, NULL);
+	req_add(&r, t.b, LSMNS_MODE_ACTIVE, NULL);
 	expect(&t, &r, 0, LSMNS_NO_INDEX, "valid request: success");
 	base(&t, &r);
-	expect(&t, &r, EBUSY, LSMNS_NO_INDEX, "second assignment: EBUSY");
+	expect(&t, &r, 0, LSMNS_NO_INDEX,
+	       "second assignment that narrows the pending one: success");
+	req_init(&r, t.pidfd, 0);
+	req_add(&r, t.a, LSMNS_MODE_ACTIVE, NULL);
+	req_add(&r, t.b, LSMNS_MODE_ACTIVE, NULL);
+	expect(&t, &r, EBUSY, LSMNS_NO_INDEX,
+	       "second assignment wider than the pending one: EBUSY");
+	req_init(&r, t.pidfd, 0);
+	req_add(&r, t.a, LSMNS_MODE_HIDDEN, NULL);
+	req_add(&r, t.b, LSMNS_MODE_ACTIVE, NULL);
+	expect(&t, &r, EBUSY, LSMNS_NO_INDEX,
+	       "second assignment showing an LSM the pending one hides: EBUSY");
 
 	/* Unprivileged caller: the open file is refused to it too. */
 	pid = fork();

@@ -183,6 +183,39 @@ static int do_getxattr(const char *path, const char *name)
 	return 0;
 }
 
+/*
+ * Print the xattr names of @path, one per line, after checking that the
+ * size query, the listing itself and a buffer one byte short agree: a
+ * module whose names the framework forgot to count shows up as a size
+ * mismatch or as a short buffer that does not fail with ERANGE.
+ */
+static int do_listxattr(const char *path)
+{
+	char buf[4096], small[4096];
+	ssize_t want, n;
+	char *p;
+
+	want = listxattr(path, NULL, 0);
+	if (want < 0)
+		return fail("listxattr(size query)");
+	n = listxattr(path, buf, sizeof(buf));
+	if (n < 0)
+		return fail("listxattr");
+	if (n != want) {
+		fprintf(stderr, "stack-lsm: listxattr: size query said %zd, listing has %zd\n",
+			want, n);
+		return 1;
+	}
+	if (n > 0 && (listxattr(path, small, n - 1) >= 0 || errno != ERANGE)) {
+		fprintf(stderr, "stack-lsm: listxattr: a buffer of %zd bytes for %zd did not fail with ERANGE\n",
+			n - 1, n);
+		return 1;
+	}
+	for (p = buf; p < buf + n; p += strlen(p) + 1)
+		printf("%s\n", p);
+	return 0;
+}
+
 static int do_keysec(void)
 {
 	char buf[4096];
@@ -212,9 +245,11 @@ int main(int argc, char **argv)
 		return do_scm();
 	if (argc >= 4 && !strcmp(argv[1], "getxattr"))
 		return do_getxattr(argv[2], argv[3]);
+	if (argc >= 3 && !strcmp(argv[1], "listxattr"))
+		return do_listxattr(argv[2]);
 	if (argc >= 2 && !strcmp(argv[1], "keysec"))
 		return do_keysec();
 	fprintf(stderr, "usage: stack-lsm interface | set-interface ID|NAME [CMD...] |\n"
-			"       peersec | scm | getxattr PATH NAME | keysec\n");
+			"       peersec | scm | getxattr PATH NAME | listxattr PATH | keysec\n");
 	return 2;
 }

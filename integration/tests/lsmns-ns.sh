@@ -83,6 +83,22 @@ check_fails "smack ns: Smack denies denied-smack" sm $NODROP cat $D/denied-smack
 check "smack ns: the control object is readable" sm $NODROP cat $D/allowed
 check_fails "smack ns: smackfs load2 cannot be written" sm sh -c 'echo "a b r" > /sys/fs/smackfs/load2'
 
+# ---- a second assignment while the first is pending ----
+# The target has not exec'd yet: an assignment that only narrows the
+# pending one replaces it, and the execve enters the narrower namespace;
+# one that would show more than the pending one is EBUSY and the first
+# stays.
+out=$(LSMNS_BETWEEN="$A pid \$LSMNS_TARGET_PID selinux:active:$SE smack:hidden:$SM apparmor:hidden >/tmp/second.out" \
+	$A run selinux:active:$SE smack:active:$SM apparmor:hidden -- /lsmns/bin/lsm-query list | tr '\n' ' ' | sed 's/ $//')
+check_contains "narrowing second assignment: accepted" "ok ns_id=" "$(cat /tmp/second.out)"
+check_eq "narrowing second assignment: the exec enters the narrower namespace" "capability selinux" "$out"
+check_contains "narrowing second assignment: audited as replacing the first" "replaces=" \
+	"$(audit_line 'op=assign' 'replaces=')"
+out=$(LSMNS_BETWEEN="$A pid \$LSMNS_TARGET_PID selinux:active:$SE smack:active:$SM apparmor:hidden >/tmp/second.out" \
+	$A run selinux:active:$SE smack:hidden:$SM apparmor:hidden -- /lsmns/bin/lsm-query list | tr '\n' ' ' | sed 's/ $//')
+check_eq "widening second assignment: EBUSY" "error=EBUSY entry=-1" "$(cat /tmp/second.out)"
+check_eq "widening second assignment: the exec enters the first namespace" "capability selinux" "$out"
+
 # ---- refusals at exec ----
 out=$($A run selinux:active:system_u:object_r:lsmns_allowed_t:s0 -- true 2>&1); rc=$?
 check_eq "a file type as process context is refused at assignment" 125 "$rc"

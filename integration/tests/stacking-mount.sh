@@ -1,8 +1,10 @@
 #!/bin/sh
-# Booted with SELinux, Smack and AppArmor active, no policy.  Each LSM gets
-# its own mount options: Smack's smackfs* options work next to SELinux,
-# SELinux's are refused by SELinux alone (no policy loaded yet) without
-# harming Smack's, and new files carry both LSMs' xattrs on tmpfs.
+# Booted with SELinux, Smack and AppArmor active.  Each LSM gets its own
+# mount options: Smack's smackfs* options work next to SELinux, SELinux's
+# are refused by SELinux alone (no policy loaded yet) without harming
+# Smack's; then, with policies loaded, new files carry both LSMs' xattrs on
+# tmpfs, listxattr names both, and a mount with a SELinux and a Smack
+# option applies both.
 . /lsmns/lib/tap.sh
 PATH=/lsmns/bin:$PATH
 mkdir -p /mnt/s1 /mnt/s2 /mnt/s3
@@ -33,4 +35,29 @@ for i in 1 2 3 4 5 6 7 8; do
 done
 check "repeated mixed-option mounts leave the kernel healthy" mount -t tmpfs none /mnt/s2
 umount /mnt/s2 2>/dev/null
+
+# With policies loaded, SELinux labels too: a new tmpfs file carries both
+# LSMs' xattrs, listxattr names both, and one mount takes a SELinux and a
+# Smack option at once, each taking effect.
+P=/lsmns/policies
+check "load the SELinux and Smack policies" $P/load-policies selinux smack
+mkdir -p /mnt/s4 /mnt/s5
+check "plain tmpfs mounts" mount -t tmpfs -o size=1m none /mnt/s5
+echo y >/mnt/s5/g
+check_eq "a new tmpfs file gets security.selinux" "system_u:object_r:tmpfs_t:s0" \
+	"$(stack-lsm getxattr /mnt/s5/g security.selinux)"
+check_eq "... and security.SMACK64" _ "$(stack-lsm getxattr /mnt/s5/g security.SMACK64)"
+out=$(stack-lsm listxattr /mnt/s5/g 2>&1); rc=$?
+check_eq "listxattr: size query, listing and short buffer agree" 0 "$rc"
+check_eq "listxattr names both LSMs' xattrs" "security.SMACK64 security.selinux" \
+	"$(echo "$out" | sort | tr '\n' ' ' | sed 's/ $//')"
+umount /mnt/s5
+check "tmpfs with context= and smackfsroot= together mounts" \
+	mount -t tmpfs -o context=system_u:object_r:lsmns_allowed_t:s0,smackfsroot=R4,size=1m none /mnt/s4
+echo z >/mnt/s4/h
+check_eq "context= takes effect: SELinux labels the mount's files with it" \
+	"system_u:object_r:lsmns_allowed_t:s0" "$(stack-lsm getxattr /mnt/s4/h security.selinux)"
+check_eq "smackfsroot= takes effect: Smack labels the mount's root with it" R4 \
+	"$(stack-lsm getxattr /mnt/s4 security.SMACK64)"
+check "umount" umount /mnt/s4
 tap_done

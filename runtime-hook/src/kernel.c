@@ -96,7 +96,7 @@ const char *kernel_errno_hint(int e, bool released_entry)
 	case E2BIG:
 		return "the request exceeds the kernel's bounds";
 	case EBUSY:
-		return "the target already has an assignment pending, or is in a namespace the request would widen";
+		return "the request would widen the target's namespace or the assignment already pending on it";
 	case ENOENT:
 		return "an LSM in the request is not enabled on this host";
 	case EOPNOTSUPP:

@@ -166,7 +166,7 @@ static void test_send_no_index(void **s)
 	(void)s;
 	send_refused(&res, "kernel refused the assignment: Operation not permitted (errno 1): the hook lacks CAP_MAC_ADMIN");
 	res.error = -EBUSY;
-	send_refused(&res, "Device or resource busy (errno 16): the target already has an assignment pending");
+	send_refused(&res, "Device or resource busy (errno 16): the request would widen the target's namespace or the assignment already pending on it");
 }
 
 static void test_send_no_result(void **s)
