@@ -120,6 +120,30 @@ check_contains "nesting: the task entered the child, whose parent is its first n
 	"parent=$outer interface=apparmor apparmor=active" "$(cat /tmp/nest.out)"
 check_not_contains "nesting: the child shows neither SELinux nor Smack" "selinux" "$(cat /tmp/nest.out)"
 
+# ---- a later entrant of a container that releases Smack ----
+# crun exec and runc exec join the container's cgroup and set the
+# container's capabilities before their exec: the entrant holds no MAC
+# capability when it adopts the namespace.  lsmns-exec does the same.
+CG=/sys/fs/cgroup
+mkdir -p $CG/rel
+rm -f /tmp/rel-stop
+LSMNS_BETWEEN='echo $LSMNS_TARGET_PID >/sys/fs/cgroup/rel/cgroup.procs' \
+	$A run selinux:active smack:released apparmor:hidden -- \
+	sh -c 'while [ ! -e /tmp/rel-stop ]; do sleep 0.2; done' &
+relbg=$!
+i=0; while [ -z "$(cat $CG/rel/cgroup.procs)" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.5
+rpid=$(head -n 1 $CG/rel/cgroup.procs)
+rns=$(sed -n 's/^id=\([0-9]*\) .*/\1/p' /proc/$rpid/attr/lsmns)
+entrant() { $P/bin/lsmns-exec --attr $CG/rel/cgroup.procs 0 --drop-mac-caps -- "$@"; }
+check_eq "an entrant without MAC capabilities (as crun exec) adopts a namespace releasing Smack" \
+	"id=$rns" "$(entrant cat /proc/self/attr/lsmns | cut -d' ' -f1)"
+check_contains "... and Smack no longer denies it" "lsmns-demo smack-denied" "$(entrant cat $SMD 2>&1)"
+check_fails "... while a host task without MAC capabilities is still denied" $NODROP cat $SMD
+check_contains "... the adoption is audited" "op=adopt ns_id=$rns" "$(audit_line 'op=adopt' "ns_id=$rns")"
+touch /tmp/rel-stop
+wait $relbg
+
 # ---- 200 namespaces made and gone: none left ----
 i=0
 while [ $i -lt 200 ]; do
