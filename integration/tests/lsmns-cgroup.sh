@@ -5,6 +5,7 @@
 # contexts, each LSM approving; an unprivileged task that moves itself
 # there gains nothing; the binding goes when the namespace does.
 . /lsmns/lib/tap.sh
+. /lsmns/lib/lsmns-container.sh
 P=/lsmns/policies
 D=/lsmns/demo
 A=/lsmns/bin/lsmns-assign
@@ -22,16 +23,9 @@ count0=$(cat $COUNT)
 
 # The container: assigned, moved into its cgroup before its first execve
 # (as the runtimes do), then running until told to stop.
-mkdir -p $CG/ctr $CG/other
-rm -f /tmp/stop
-LSMNS_BETWEEN='echo $LSMNS_TARGET_PID >/sys/fs/cgroup/ctr/cgroup.procs' \
-	$A run selinux:active:$SE smack:hidden:$SM apparmor:hidden -- \
-	sh -c 'while [ ! -e /tmp/stop ]; do sleep 0.2; done' &
-bg=$!
-i=0; while [ -z "$(cat $CG/ctr/cgroup.procs)" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-sleep 0.5
-cpid=$(head -n 1 $CG/ctr/cgroup.procs)
-cns=$(sed -n 's/^id=\([0-9]*\) .*/\1/p' /proc/$cpid/attr/lsmns)
+mkdir -p $CG/other
+container_start ctr /tmp/stop selinux:active:$SE smack:hidden:$SM apparmor:hidden
+bg=$ctr_bg cns=$ctr_ns
 check_eq "the container runs in its namespace" yes "$([ -n "$cns" ] && [ "$cns" != 0 ] && echo yes)"
 
 # enter CGROUP CMD...: run CMD in CGROUP, joined before its execve.

@@ -10,6 +10,7 @@
 #   AppArmor  denied-apparmor  through /tmp/lsmns-attached/cat, which the
 #             lsmns-attached profile confines at exec, by path
 . /lsmns/lib/tap.sh
+. /lsmns/lib/lsmns-container.sh
 P=/lsmns/policies
 D=/lsmns/demo
 A=/lsmns/bin/lsmns-assign
@@ -125,16 +126,8 @@ check_not_contains "nesting: the child shows neither SELinux nor Smack" "selinux
 # container's capabilities before their exec: the entrant holds no MAC
 # capability when it adopts the namespace.  lsmns-exec does the same.
 CG=/sys/fs/cgroup
-mkdir -p $CG/rel
-rm -f /tmp/rel-stop
-LSMNS_BETWEEN='echo $LSMNS_TARGET_PID >/sys/fs/cgroup/rel/cgroup.procs' \
-	$A run selinux:active smack:released apparmor:hidden -- \
-	sh -c 'while [ ! -e /tmp/rel-stop ]; do sleep 0.2; done' &
-relbg=$!
-i=0; while [ -z "$(cat $CG/rel/cgroup.procs)" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-sleep 0.5
-rpid=$(head -n 1 $CG/rel/cgroup.procs)
-rns=$(sed -n 's/^id=\([0-9]*\) .*/\1/p' /proc/$rpid/attr/lsmns)
+container_start rel /tmp/rel-stop selinux:active smack:released apparmor:hidden
+relbg=$ctr_bg rns=$ctr_ns
 entrant() { $P/bin/lsmns-exec --attr $CG/rel/cgroup.procs 0 --drop-mac-caps -- "$@"; }
 check_eq "an entrant without MAC capabilities (as crun exec) adopts a namespace releasing Smack" \
 	"id=$rns" "$(entrant cat /proc/self/attr/lsmns | cut -d' ' -f1)"

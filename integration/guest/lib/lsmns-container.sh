@@ -1,0 +1,27 @@
+# Shared by the guest tests that need a running "container": a task
+# assigned to an LSM namespace and moved into a cgroup before its first
+# execve, as crun and runc do.  Source after tap.sh.
+#
+#   container_start CGROUP STOPFILE ENTRY...
+#	start the task in /sys/fs/cgroup/CGROUP with lsmns-assign ENTRY...;
+#	it runs until STOPFILE exists.  Sets ctr_bg (the lsmns-assign pid
+#	to wait for), ctr_pid (the task) and ctr_ns (its namespace id, empty
+#	if it has none).
+container_start() {
+	_cg=/sys/fs/cgroup/$1 _stop=$2
+	shift 2
+	mkdir -p "$_cg"
+	rm -f "$_stop"
+	LSMNS_BETWEEN="echo \$LSMNS_TARGET_PID >$_cg/cgroup.procs" \
+		/lsmns/bin/lsmns-assign run "$@" -- \
+		sh -c "while [ ! -e $_stop ]; do sleep 0.2; done" &
+	ctr_bg=$!
+	_i=0
+	while [ -z "$(cat "$_cg/cgroup.procs")" ] && [ $_i -lt 50 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	sleep 0.5
+	ctr_pid=$(head -n 1 "$_cg/cgroup.procs")
+	ctr_ns=$(sed -n 's/^id=\([0-9]*\) .*/\1/p' "/proc/$ctr_pid/attr/lsmns")
+}
