@@ -32,17 +32,27 @@ in_ns() {
 }
 
 check "load-policies" $P/load-policies
-check "host: mkdir creates policy namespace lsmns_ctr1" mkdir $NSD/lsmns_ctr1
-check "host: mkdir creates policy namespace lsmns_ctr2" mkdir $NSD/lsmns_ctr2
-
 # Binary policy compiled on the host, loaded from inside.
 mkdir -p /tmp/aa
 printf 'profile inner flags=(complain) {\n}\n' >/tmp/aa/inner
 printf 'profile :lsmns_ctr2:intruder flags=(complain) {\n}\n' >/tmp/aa/intruder
-for f in inner intruder; do
+for n in 1 2; do
+	printf 'profile :lsmns_ctr%s:placeholder flags=(complain) {\n}\n' $n >/tmp/aa/ctr$n
+done
+for f in inner intruder ctr1 ctr2; do
 	out=$(parser -K -Q -S /tmp/aa/$f 2>&1 >/tmp/aa/$f.bin); rc=$?
 	check_eq "compile profile $f to binary policy" "0" "$rc"
 	[ "$rc" -eq 0 ] || tap_diag "$out"
+done
+
+# The host makes the two policy namespaces by loading a profile into each,
+# not by mkdir: upstream AppArmor's lock annotations make lockdep report a
+# mkdir in the root namespace followed by one in a child namespace
+# (docs/kernel-abi.md, "Known upstream issues"), and the debug kernel
+# counts every report as a failure.
+for n in 1 2; do
+	check "host: loading :lsmns_ctr$n:placeholder makes policy namespace lsmns_ctr$n" \
+		sh -c "cat /tmp/aa/ctr$n.bin >$FS/.load && test -d $NSD/lsmns_ctr$n"
 done
 
 # ---- AppArmor hidden ----
@@ -127,5 +137,8 @@ check_contains "own namespace without CAP_MAC_ADMIN: AppArmor refuses the load" 
 	"Permission denied" "$out"
 check_fails "... and nothing was loaded" has_profile $NSD/lsmns_ctr1 inner
 
-check "host: rmdir removes the policy namespaces" rmdir $NSD/lsmns_ctr1 $NSD/lsmns_ctr2
+for n in 1 2; do
+	check "host: .remove of :lsmns_ctr$n: removes that policy namespace" \
+		sh -c "echo -n :lsmns_ctr$n: >$FS/.remove && ! test -d $NSD/lsmns_ctr$n"
+done
 tap_done
