@@ -9,8 +9,8 @@
 # ...).  TASK is "host" or the comma-separated entries of the LSM
 # namespace the stressor runs in (lsmns-assign syntax, e.g.
 # selinux:active,smack:released,apparmor:released).  On a command line
-# with lsmns.releasable=, a namespace that releases an LSM is made first,
-# so the static key is on for the whole boot.  Prints
+# with lsmns.releasable=, a task in a namespace that releases an LSM is
+# kept alive, so the static key is on for the whole boot.  Prints
 #   RESULT <config> <stressor> <bogo-ops/s>
 # and, with --extras:
 #   EXTRA crun-start-nohook|crun-start-hook <lsmns-timeit output>
@@ -29,9 +29,21 @@ if [ -x $P/load-policies ]; then
 	$P/load-policies >/tmp/load.log 2>&1 || echo "ERROR all load-policies: $(tail -n 1 /tmp/load.log)"
 fi
 if grep -q 'lsmns.releasable=' /proc/cmdline; then
-	$A run selinux:active smack:released apparmor:released -- true 2>/dev/null ||
-		$A run smack:active selinux:released apparmor:released -- true 2>/dev/null ||
+	# The key is on only while a namespace that releases an LSM is alive
+	# (it goes off about a second after the last one is freed): one task
+	# stays in such a namespace for the whole run.
+	spec=
+	for s in "selinux:active smack:released apparmor:released" \
+		"smack:active selinux:released apparmor:released"; do
+		# shellcheck disable=SC2086
+		if $A run $s -- true 2>/dev/null; then spec=$s; break; fi
+	done
+	if [ -n "$spec" ]; then
+		# shellcheck disable=SC2086
+		$A run $spec -- sleep 1000000 >/dev/null 2>&1 &
+	else
 		echo "ERROR all could not make a namespace that releases an LSM"
+	fi
 fi
 
 # run_in TASK CMD...: CMD on the host or in a new namespace.
