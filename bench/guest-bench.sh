@@ -58,6 +58,10 @@ run_in() {
 	fi
 }
 
+# A stressor that overruns its time by this much is stuck: it is killed
+# and reported, so one stuck stressor costs a figure, not the whole boot.
+limit=$((seconds * 10 + 60))
+
 while IFS='|' read -r name args; do
 	name=$(echo $name)
 	case $name in '' | \#*) continue ;; esac
@@ -69,11 +73,16 @@ while IFS='|' read -r name args; do
 		*--as-nobody*)
 			# stress-ng refuses some stressors (exec) as root.
 			a=$(echo "$args" | sed 's/--as-nobody//')
-			run_in "$task" su nobody -s /bin/sh -c "cd /tmp && stress-ng $a --timeout ${seconds}s --metrics-brief --yaml /tmp/sng.yaml" >/tmp/sng.log 2>&1 ;;
+			run_in "$task" timeout $limit su nobody -s /bin/sh -c "cd /tmp && stress-ng $a --timeout ${seconds}s --metrics-brief --yaml /tmp/sng.yaml" >/tmp/sng.log 2>&1 ;;
 		*)
 			# shellcheck disable=SC2086
-			run_in "$task" stress-ng $args --timeout "${seconds}s" --metrics-brief --yaml /tmp/sng.yaml >/tmp/sng.log 2>&1 ;;
+			run_in "$task" timeout $limit stress-ng $args --timeout "${seconds}s" --metrics-brief --yaml /tmp/sng.yaml >/tmp/sng.log 2>&1 ;;
 		esac
+		rc=$?
+		if [ $rc -eq 124 ] || [ $rc -eq 143 ]; then
+			echo "ERROR $config $name stress-ng did not finish within ${limit}s"
+			continue
+		fi
 		rate=$(awk '/bogo-ops-per-second-real-time:/ { print $2; exit }' /tmp/sng.yaml 2>/dev/null)
 		if [ -z "$rate" ]; then
 			echo "ERROR $config $name stress-ng gave no figure: $(tail -n 1 /tmp/sng.log)"
