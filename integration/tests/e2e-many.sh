@@ -16,6 +16,7 @@
 # examples' 10 s to 120 s: 50 hooks at once under TCG on a shared 2-core
 # machine take longer than 10 s, and crun then kills them.
 . /lsmns/lib/tap.sh
+. /lsmns/lib/lsmns-container.sh
 E=/lsmns/examples
 P=/lsmns/policies
 W=/tmp/e2e-many
@@ -62,7 +63,7 @@ while [ $i -le $N ]; do
 done
 # Namespaces alive before: after every container has exited, the count
 # must come back (only the initial namespace, uncounted, remains).
-count0=$(cat /sys/kernel/security/lsmns/count 2>/dev/null || echo -)
+count0=$(lsmns_settled_count)
 t0=$(date +%s)
 i=1
 while [ $i -le $N ]; do
@@ -94,11 +95,7 @@ else
 	check_eq "each of the $N containers sees only {selinux} as its LSM set" $N $setok
 fi
 if [ $ns = yes ]; then
-	n=0
-	# The last creds go in RCU callbacks.
-	while [ "$(cat /sys/kernel/security/lsmns/count)" != "$count0" ] && [ $n -lt 50 ]; do
-		sleep 0.2; n=$((n + 1))
-	done
+	lsmns_wait_count "$count0"
 	check_eq "after all $N exited, only the initial namespace remains (lsmns/count back to $count0)" \
 		"$count0" "$(cat /sys/kernel/security/lsmns/count)"
 else

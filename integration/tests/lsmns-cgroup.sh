@@ -19,7 +19,7 @@ NODROP="$P/bin/lsmns-exec --drop-mac-caps --"
 echo 0 >/proc/sys/kernel/printk_ratelimit
 check "load-policies" $P/load-policies
 check "setup-demo" $P/setup-demo $D
-count0=$(cat $COUNT)
+count0=$(lsmns_settled_count)
 
 # The container: assigned, moved into its cgroup before its first execve
 # (as the runtimes do), then running until told to stop.
@@ -69,7 +69,7 @@ check_eq "with two namespaces bound to one cgroup, an entrant gets the newer" ye
 
 touch /tmp/stop
 wait $bg $bg2
-n=0; while [ "$(cat $COUNT)" != "$count0" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+lsmns_wait_count "$count0"
 check_eq "after the containers exit, their namespaces are gone" "$count0" "$(cat $COUNT)"
 check_eq "... and a privileged exec in the cgroup adopts nothing" "id=0" \
 	"$(enter ctr cat /proc/self/attr/lsmns | cut -d' ' -f1)"

@@ -36,7 +36,7 @@ n_bad=$(echo "$out" | grep -c '^not ok ')
 check_eq "errno table passes with lsmns.releasable= set" "0 0" "$rc $n_bad"
 [ "$rc" -eq 0 ] || tap_diag "$out"
 check_contains "... and has the released-with-context case" "released with a context: EINVAL" "$out"
-count0=$(cat $COUNT)
+count0=$(lsmns_settled_count)
 
 # ---- controls: the host and hidden LSMs are denied ----
 check_fails "host: SELinux denies denied-host" $NODROP cat $D/denied-host
@@ -148,8 +148,7 @@ while [ $i -lt 200 ]; do
 	i=$((i + 1))
 done
 check_eq "200 namespaces were made" 200 "$i"
-# Creds go in RCU callbacks: give them a moment.
-n=0; while [ "$(cat $COUNT)" != "$count0" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+lsmns_wait_count "$count0"
 check_eq "lsmns/count is back to $count0 after they exited" "$count0" "$(cat $COUNT)"
 slab=$(awk '$1 == "lsm_ns" { print $2 }' /proc/slabinfo)
 check_eq "/proc/slabinfo has an lsm_ns cache" yes "$([ -n "$slab" ] && echo yes)"

@@ -25,3 +25,37 @@ container_start() {
 	ctr_pid=$(head -n 1 "$_cg/cgroup.procs")
 	ctr_ns=$(sed -n 's/^id=\([0-9]*\) .*/\1/p' "/proc/$ctr_pid/attr/lsmns")
 }
+
+# A namespace is freed when the last cred that points to it is, and creds
+# go in RCU callbacks: a count read right after a task exits may still
+# include its namespace.
+LSMNS_COUNT_FILE=/sys/kernel/security/lsmns/count
+
+#   lsmns_settled_count
+#	the live namespace count once it has not changed for one second
+#	(at most ten seconds of waiting).
+lsmns_settled_count() {
+	_prev=$(cat $LSMNS_COUNT_FILE 2>/dev/null || echo -)
+	_same=0 _i=0
+	while [ $_same -lt 10 ] && [ $_i -lt 100 ]; do
+		sleep 0.1
+		_cur=$(cat $LSMNS_COUNT_FILE 2>/dev/null || echo -)
+		if [ "$_cur" = "$_prev" ]; then
+			_same=$((_same + 1))
+		else
+			_same=0 _prev=$_cur
+		fi
+		_i=$((_i + 1))
+	done
+	echo "$_prev"
+}
+
+#   lsmns_wait_count N
+#	wait (at most ten seconds) until the live namespace count is N.
+lsmns_wait_count() {
+	_i=0
+	while [ "$(cat $LSMNS_COUNT_FILE 2>/dev/null || echo -)" != "$1" ] && [ $_i -lt 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
