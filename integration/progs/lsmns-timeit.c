@@ -10,10 +10,13 @@
  *
  * -i FILE  each run reads its standard input from FILE, opened afresh
  *
- * Output, one line:
+ * Output, one line on stdout:
  *   runs=N wall_us_median=.. wall_us_min=.. wall_us_max=.. cpu_us_median=..
- * Exit 0; 1 if the command could not run or any run exited non-zero (the
- * failing status is printed).
+ * and exit 0; or, if the command could not run or any run exited
+ * non-zero, no figure at all:
+ *   failed run=R/N status=S
+ * with the reason on stderr, and exit 1.  A caller must never read a
+ * failed measurement as a figure: there is no runs= line then.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -80,6 +83,7 @@ int main(int argc, char **argv)
 
 		if (pid < 0) {
 			fprintf(stderr, "lsmns-timeit: fork: %s\n", strerror(errno));
+			printf("failed run=%d/%d status=fork\n", r + 1, n);
 			return 1;
 		}
 		if (!pid) {
@@ -99,14 +103,18 @@ int main(int argc, char **argv)
 		}
 		if (wait4(pid, &st, 0, &ru) < 0) {
 			fprintf(stderr, "lsmns-timeit: wait4: %s\n", strerror(errno));
+			printf("failed run=%d/%d status=wait4\n", r + 1, n);
 			return 1;
 		}
 		wall[r] = now_us() - t0;
 		cpu[r] = ru.ru_utime.tv_sec * 1000000LL + ru.ru_utime.tv_usec +
 			 ru.ru_stime.tv_sec * 1000000LL + ru.ru_stime.tv_usec;
 		if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+			int status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+
 			fprintf(stderr, "lsmns-timeit: run %d of %s: status %d\n", r + 1, argv[i],
-				WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+				status);
+			printf("failed run=%d/%d status=%d\n", r + 1, n, status);
 			return 1;
 		}
 	}
