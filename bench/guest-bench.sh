@@ -1,7 +1,7 @@
 #!/bin/sh
 # Guest side of make bench.
 #
-#   guest-bench.sh SECONDS [--extras] CONFIG=TASK...
+#   guest-bench.sh SECONDS [--extras PAIRS] CONFIG=TASK...
 #
 # Loads the demo policies of every LSM this kernel runs, then runs each
 # stressor of bench/stressors.list once per configuration, the
@@ -12,14 +12,23 @@
 # with lsmns.releasable=, a task in a namespace that releases an LSM is
 # kept alive, so the static key is on for the whole boot.  Prints
 #   RESULT <config> <stressor> <bogo-ops/s>
-# and, with --extras:
-#   EXTRA crun-start-nohook|crun-start-hook <lsmns-timeit output>
+#   ERROR <config> <stressor> <why there is no figure>
+# and, with --extras PAIRS (PAIRS without/with-hook pairs of container
+# start measurements):
+#   EXTRA crun-start-nohook|crun-start-hook pair=I <lsmns-timeit output>
 #   EXTRA hook-cpu <lsmns-timeit output>
-#   EXTRA ns-scale live=K slab_bytes_per_ns=B assign <lsmns-timeit output>
+#   EXTRA ns-scale level=K live=N slab_bytes_per_ns=B|none <lsmns-timeit output>
+# A measurement that fails prints no figure but, in place of its
+# lsmns-timeit output:
+#   FAILED <why>
+# (for ns-scale: "EXTRA ns-scale level=K reached=N FAILED <why>", N being
+# the namespaces alive when it stopped).  run-bench counts those as
+# failed figures: none of them may read as a measurement.
 seconds=$1
 shift
 extras=no
-[ "${1:-}" = --extras ] && { extras=yes; shift; }
+pairs=0
+[ "${1:-}" = --extras ] && { extras=yes; pairs=$2; shift 2; }
 A=/lsmns/bin/lsmns-assign
 T=/lsmns/bin/lsmns-timeit
 P=/lsmns/policies
@@ -63,6 +72,7 @@ run_in() {
 limit=$((seconds * 10 + 60))
 
 while IFS='|' read -r name args; do
+	# shellcheck disable=SC2086,SC2116 # trims the blanks around it
 	name=$(echo $name)
 	case $name in '' | \#*) continue ;; esac
 	for ct in "$@"; do
@@ -94,64 +104,157 @@ done </lsmns/bench/stressors.list
 
 [ $extras = yes ] || exit 0
 
-# --- container start: crun run of /bin/true, without and with lsmns-hook
+# timed KEY FIELDS -- LSMNS-TIMEIT-ARGS...: one measurement, printed as
+#   EXTRA KEY FIELDS runs=.. wall_us_median=.. ...
+# or, when it fails (lsmns-timeit exits non-zero or gives no figure),
+#   EXTRA KEY FIELDS FAILED <lsmns-timeit's reason>
+timed() {
+	_key=$1 _fields=$2
+	shift 3
+	_out=$($T "$@" 2>/tmp/timeit.err)
+	_rc=$?
+	case $_rc:$_out in
+	0:runs=*) echo "EXTRA $_key $_fields $_out" ;;
+	*) echo "EXTRA $_key $_fields FAILED exit $_rc, $_out: $(tail -n 2 /tmp/timeit.err | tr '\n' ' ')" ;;
+	esac
+}
+
+# --- container start: crun create -> start -> delete of /bin/true, with
+# and without lsmns-hook as the createRuntime hook.  One timed run is the
+# three commands in a row: create (the hook runs here), start (crun opens
+# the exec fifo and returns; /bin/true runs and exits), wait until the
+# container's process is gone or a zombie (crun delete refuses a
+# container whose process still runs), delete.
 E=/lsmns/examples
 runs=$((seconds * 4))
 [ $runs -lt 5 ] && runs=5
-if [ -d $E/smack ] && command -v crun >/dev/null; then
-	for v in nohook hook; do
-		b=/tmp/bench-$v
-		rm -rf $b
-		mkdir -p $b
-		if [ $v = hook ]; then
-			j='.hooks.createRuntime[0].args = ["lsmns-hook", "--policy", "/lsmns/policies/lsmns-policy.json"]'
-		else
-			j='del(.hooks) | del(.annotations)'
-		fi
-		# No demo objects to bind in here.
-		jq --arg root $E/smack/rootfs ".root.path = \$root | .process.args = [\"/bin/true\"]
-			| .mounts |= map(select(.destination != \"/lsmns/demo\")) | $j" \
-			$E/smack/config.json >$b/config.json
-	done
-	# Interleaved: one without, one with, ...
-	i=0
-	while [ $i -lt 3 ]; do
-		for v in nohook hook; do
-			out=$($T -n "$runs" -- crun run --bundle /tmp/bench-$v "bench-$v" 2>&1 | tail -n 2 | tr '\n' ' ')
-			echo "EXTRA crun-start-$v $out"
-		done
-		i=$((i + 1))
-	done
+cat >/tmp/bench-cycle <<'CYCLE'
+#!/bin/sh
+# bench-cycle BUNDLE ID: one container start, create -> start -> delete.
+# The container gets this stdin and stdout: nothing of it may hold the
+# caller's pipe open.  crun's complaints go to stderr.
+exec </dev/null >/dev/null
+b=$1 id=$2
+crun create --bundle "$b" --pid-file "/tmp/$id.pid" "$id" || exit 1
+pid=
+read -r pid <"/tmp/$id.pid"
+if [ -z "$pid" ] || ! crun start "$id"; then
+	echo "bench-cycle: crun start $id failed" >&2
+	crun delete -f "$id"
+	exit 1
 fi
+i=0
+while [ -e "/proc/$pid" ] && read -r _ _ st _ 2>/dev/null <"/proc/$pid/stat" &&
+	[ "$st" != Z ] && [ "$st" != X ]; do
+	i=$((i + 1))
+	if [ $i -gt 100000 ]; then
+		echo "bench-cycle: $id (pid $pid) still running after start" >&2
+		crun delete -f "$id"
+		exit 1
+	fi
+done
+crun delete "$id"
+CYCLE
+why=
+command -v crun >/dev/null || why="crun is not in the guest"
+[ -n "$why" ] || [ -f $E/smack/config.json ] || why="no bundle at $E/smack"
+[ -n "$why" ] || [ -x $E/smack/rootfs/bin/true ] || why="no /bin/true in $E/smack/rootfs"
+for v in nohook hook; do
+	[ -z "$why" ] || break
+	b=/tmp/bench-$v
+	rm -rf $b
+	mkdir -p $b
+	if [ $v = hook ]; then
+		j='.hooks.createRuntime[0].args = ["lsmns-hook", "--policy", "/lsmns/policies/lsmns-policy.json"]'
+	else
+		j='del(.hooks) | del(.annotations)'
+	fi
+	# No demo objects to bind in here.
+	jq --arg root $E/smack/rootfs ".root.path = \$root | .process.args = [\"/bin/true\"]
+		| .mounts |= map(select(.destination != \"/lsmns/demo\")) | $j" \
+		$E/smack/config.json >$b/config.json 2>/tmp/jq.err ||
+		why="the $v bundle: jq: $(tail -n 1 /tmp/jq.err)"
+done
+[ -n "$why" ] || [ -x /usr/libexec/lsmns/lsmns-hook ] || why="no lsmns-hook in the guest (make hook)"
+# Interleaved: one without, one with, ...
+i=1
+while [ $i -le "$pairs" ]; do
+	for v in nohook hook; do
+		if [ -n "$why" ]; then
+			echo "EXTRA crun-start-$v pair=$i FAILED $why"
+		else
+			timed crun-start-$v pair=$i -- -n "$runs" -- sh /tmp/bench-cycle /tmp/bench-$v bench-$v
+			crun delete -f bench-$v >/dev/null 2>&1
+		fi
+	done
+	i=$((i + 1))
+done
 
 # --- the hook's own CPU time: one decision and request for a live
 # process, written to a plain file instead of the kernel
-sleep 600 </dev/null >/dev/null 2>&1 &
-tpid=$!
-jq -c --argjson pid $tpid --arg b /tmp/bench-hook \
-	'{ociVersion: "1.0.2", id: "bench", status: "creating", pid: $pid, bundle: $b, annotations: .annotations}' \
-	$E/smack/config.json >/tmp/bench-state.json
-: >/tmp/bench-req.bin
-out=$($T -n $((runs * 4)) -i /tmp/bench-state.json -- /usr/libexec/lsmns/lsmns-hook \
-	--policy /lsmns/policies/lsmns-policy.json --assign-file /tmp/bench-req.bin 2>&1 | tail -n 1)
-echo "EXTRA hook-cpu $out"
-kill $tpid
+if [ -x /usr/libexec/lsmns/lsmns-hook ] && [ -f $E/smack/config.json ]; then
+	# shellcheck disable=SC2217 # its own stdio: nothing inherited stays open
+	sleep 600 </dev/null >/dev/null 2>&1 &
+	tpid=$!
+	jq -c --argjson pid $tpid --arg b /tmp/bench-hook \
+		'{ociVersion: "1.0.2", id: "bench", status: "creating", pid: $pid, bundle: $b, annotations: .annotations}' \
+		$E/smack/config.json >/tmp/bench-state.json
+	: >/tmp/bench-req.bin
+	timed hook-cpu "" -- -n $((runs * 4)) -i /tmp/bench-state.json -- /usr/libexec/lsmns/lsmns-hook \
+		--policy /lsmns/policies/lsmns-policy.json --assign-file /tmp/bench-req.bin
+	kill $tpid
+else
+	echo "EXTRA hook-cpu FAILED no lsmns-hook or no $E/smack/config.json in the guest"
+fi
 
 # --- namespaces alive: 10, 100, 1000 (pending on sleeping tasks); slab
-# bytes per namespace and the cost of one more assignment at each level
-live=0
+# bytes per namespace and the cost of one more assignment at each level.
+# The level is the live namespace count (lsmns/count, the initial
+# namespace included): made up to K-10, then ten timed assignments; a
+# level counts only if K are alive afterwards.  A level not reached is
+# reported FAILED with the count it got to, and the higher ones are not
+# tried.
+COUNT=/sys/kernel/security/lsmns/count
+# shellcheck source=integration/guest/lib/lsmns-container.sh
+. /lsmns/lib/lsmns-container.sh
+lsmns_settled_count >/dev/null
 for k in 10 100 1000; do
-	while [ $live -lt $((k - 10)) ]; do
+	n='' made=0 why=''
+	read -r n <$COUNT 2>/dev/null
+	case $n in
+	'' | *[!0-9]*) echo "EXTRA ns-scale level=$k reached=0 FAILED no count in $COUNT"; break ;;
+	esac
+	while [ "$n" -lt $((k - 10)) ]; do
 		# Its own stdio: an inherited pipe would never reach EOF.
+		# shellcheck disable=SC2217
 		sleep 3600 </dev/null >/dev/null 2>&1 &
-		$A pid $! selinux:active smack:hidden apparmor:hidden >/dev/null || break
-		live=$((live + 1))
+		if ! err=$($A pid $! selinux:active smack:hidden apparmor:hidden 2>&1 >/dev/null); then
+			kill $! 2>/dev/null
+			why="lsmns-assign failed at $n alive: $(echo "$err" | tr '\n' ' ')"
+			break
+		fi
+		made=$((made + 1))
+		if [ $made -gt $((2 * k)) ]; then
+			why="$made assignments made but only $n namespaces alive"
+			break
+		fi
+		read -r n <$COUNT
 	done
-	out=$($T -n 10 -- sh -c 'sleep 3600 </dev/null >/dev/null 2>&1 & exec /lsmns/bin/lsmns-assign pid $! selinux:active smack:hidden apparmor:hidden >/dev/null' 2>&1 | tail -n 1)
-	live=$((live + 10))
-	n=$(cat /sys/kernel/security/lsmns/count 2>/dev/null || echo 0)
+	if [ -z "$why" ]; then
+		out=$($T -n 10 -- sh -c 'sleep 3600 </dev/null >/dev/null 2>&1 & exec /lsmns/bin/lsmns-assign pid $! selinux:active smack:hidden apparmor:hidden >/dev/null' 2>/tmp/timeit.err)
+		rc=$?
+		read -r n <$COUNT
+		case $rc:$out in
+		0:runs=*) [ "$n" -ge $k ] || why="only $n namespaces alive after the timed assignments" ;;
+		*) why="the timed assignments: exit $rc, $out: $(tail -n 2 /tmp/timeit.err | tr '\n' ' ')" ;;
+		esac
+	fi
+	if [ -n "$why" ]; then
+		echo "EXTRA ns-scale level=$k reached=$n FAILED $why"
+		break
+	fi
 	slab=$(awk '$1 == "lsm_ns" { print $2 * $4 }' /proc/slabinfo)
-	echo "EXTRA ns-scale live=$n slab_bytes_per_ns=$(( ${slab:-0} / (n > 0 ? n : 1) )) assign $out"
+	echo "EXTRA ns-scale level=$k live=$n slab_bytes_per_ns=$([ -n "$slab" ] && echo $((slab / n)) || echo none) $out"
 done
 killall sleep 2>/dev/null
 exit 0

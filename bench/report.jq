@@ -1,0 +1,154 @@
+# report.jq: turns what the guests (and this machine) measured into
+# results.json.  Run by bench/report:
+#
+#   jq -n --rawfile raw R --rawfile extras X --rawfile errors E \
+#      --rawfile configs C --rawfile stressors S --rawfile ratios Q \
+#      --argjson reps N --argjson pairs P --argjson seconds S --arg clock D \
+#      -f report.jq
+#
+# raw:    "REP CONFIG STRESSOR BOGO-OPS/S", one line per stress-ng figure
+# extras: "REP KEY [FIELD=VALUE]... [runs=.. wall_us_median=.. ...]", or
+#         "REP KEY [FIELD=VALUE]... FAILED <why>"
+# errors: one line per thing that went wrong (guest ERROR lines, boots
+#         that failed), already prefixed with the repetition
+#
+# A figure is a median over the repetitions (or pairs) that gave a value,
+# with min, max, n (how many did) and expected (how many were asked
+# for).  A value is missing when its run failed, printed nothing, or gave
+# a figure that is not a positive number; a ratio is computed only from
+# two values that are both there.  No value at all: median/min/max are
+# null and "met" is null (FAILED in the table), never 0 or true.
+# n < expected: "complete" is false (INCOMPLETE in the table).  "ok" is
+# true only if nothing failed and every figure is complete.
+
+def trim: sub("^[ \t]+"; "") | sub("[ \t]+$"; "");
+def datalines: split("\n") | map(select(test("^[ \t]*(#|$)") | not));
+def words: split(" ") | map(select(. != ""));
+def num:
+	if type == "number" then .
+	elif type == "string" and test("^-?[0-9]+(\\.[0-9]*)?([eE][-+]?[0-9]+)?$") then tonumber
+	else null end;
+# a measured figure: a positive number, or null
+def pos: num | if . != null and . > 0 then . else null end;
+def median: sort | length as $n |
+	if $n == 0 then null
+	elif $n % 2 == 1 then .[($n - 1) / 2]
+	else (.[$n / 2 - 1] + .[$n / 2]) / 2 end;
+def r4: if . == null then null else (. * 10000 | round) / 10000 end;
+# a list with null where a repetition gave no value -> the figure
+def stats($expected): map(select(. != null)) as $v |
+	{median: ($v | median | r4), min: ($v | min | r4), max: ($v | max | r4),
+	 n: ($v | length), expected: $expected, complete: (($v | length) >= $expected)};
+def verdict($target): . + {target: $target,
+	met: (if .median == null or $target == null then null else .median <= $target end)};
+def verdict_below($target): . + {target_below: $target,
+	met: (if .median == null then null else .median < $target end)};
+def ratio($a; $b): if $a != null and $b != null then $a / $b else null end;
+
+($configs | datalines | map(split("|")[0] | trim)) as $cfgs |
+($stressors | datalines | map(split("|")[0] | trim)) as $strs |
+($ratios | datalines | map(split("|") | map(trim) |
+	{label: .[0], num: .[1], den: .[2], target: (if .[3] == "-" then null else (.[3] | tonumber) end)})) as $qs |
+[range(1; $reps + 1) | tostring] as $R |
+
+# --- stress-ng figures
+($raw | datalines | map(words | {rep: .[0], config: .[1], stressor: .[2], text: .[3], rate: (.[3] | pos)})) as $raw_l |
+(reduce $raw_l[] as $x ({}; .[$x.rep][$x.config][$x.stressor] = $x.rate)) as $rate |
+
+# --- extras: one object per line
+($extras | datalines | map(words as $w |
+	($w[2:] | index("FAILED")) as $f |
+	(if $f == null then $w[2:] else $w[2:][:$f] end) as $fw |
+	{rep: $w[0], key: $w[1], line: ($w[1:] | join(" ")),
+	 failed: ($f != null),
+	 reason: (if $f == null then null else $w[2:][$f + 1:] | join(" ") end),
+	 f: (reduce ($fw[] | select(test("^[^=]+=")) | capture("^(?<k>[^=]+)=(?<v>.*)$")) as $kv
+		({}; .[$kv.k] = $kv.v))})) as $X |
+# the measured entry of repetition $r, key $k whose fields match sel (or null)
+def entry($r; $k; sel): [$X[] | select(.rep == $r and .key == $k and .failed == false and (.f | sel))][0];
+def value($r; $k; sel; $field): entry($r; $k; sel) | if . == null then null else .f[$field] | pos end;
+
+[range(1; $pairs + 1) | tostring] as $P |
+[$R[] as $r | $P[] as $p | {r: $r, p: $p}] as $RP |
+[$RP[] as $rp | value($rp.r; "crun-start-nohook"; .pair == $rp.p; "wall_us_median")] as $nohook |
+[$RP[] as $rp | value($rp.r; "crun-start-hook"; .pair == $rp.p; "wall_us_median")] as $hook |
+([10, 100, 1000] | map(tostring)) as $L |
+(reduce $L[] as $l ({}; .[$l] = [$R[] as $r | entry($r; "ns-scale"; .level == $l) |
+	if . == null then {assign: null, slab: null, live: null}
+	else {assign: (.f.wall_us_median | pos), slab: (.f.slab_bytes_per_ns | pos), live: (.f.live | num)} end])) as $ns |
+
+# --- every measurement that failed or is missing, with its reason
+([$errors | datalines[]] +
+ [$raw_l[] | select(.rate == null) |
+	"rep \(.rep): \(.config) \(.stressor): \(.text // "nothing") is not a positive bogo-ops/s figure"] +
+ [$X[] | select(.failed) | "rep \(.rep): \(.line)"] +
+ [$X[] | select(.failed | not) |
+	select((.key | test("^(crun-start-|hook-cpu|empty-cpu)")) and ((.f.wall_us_median | pos) == null or (.f.cpu_us_median | pos) == null)) |
+	"rep \(.rep): \(.line): no time figure"] +
+ [$X[] | select(.failed | not) | select(.key == "ns-scale" and
+	((.f.wall_us_median | pos) == null or (.f.slab_bytes_per_ns | pos) == null or (.f.live | num) == null)) |
+	"rep \(.rep): \(.line): a figure is missing or not a positive number"] +
+ [$RP[] as $rp | ("crun-start-nohook", "crun-start-hook") as $k |
+	select([$X[] | select(.rep == $rp.r and .key == $k and .f.pair == $rp.p)] | length == 0) |
+	"rep \($rp.r): \($k) pair=\($rp.p): no line at all (did the extras boot finish?)"] +
+ [$R[] as $r | ("hook-cpu", "hook-cpu-native", "empty-cpu-native") as $k |
+	select([$X[] | select(.rep == $r and .key == $k)] | length == 0) |
+	"rep \($r): \($k): no line at all"] +
+ [$R[] as $r | $L[] as $l |
+	select([$X[] | select(.rep == $r and .key == "ns-scale" and (.f.level == $l or .failed))] | length == 0) |
+	"rep \($r): ns-scale level=\($l): no line at all"]
+) as $failures |
+
+{
+	repetitions: $reps,
+	seconds: $seconds,
+	clock: $clock,
+	configs: (reduce $cfgs[] as $c ({}; .[$c] =
+		(reduce $strs[] as $s ({}; .[$s] = ([$R[] as $r | $rate[$r][$c][$s]] | stats($reps)))))),
+	ratios: [$qs[] as $q | {ratio: $q.label, numerator: $q.num, denominator: $q.den, target: $q.target,
+		stressors: (reduce $strs[] as $s ({}; .[$s] =
+			([$R[] as $r | ratio($rate[$r][$q.den][$s]; $rate[$r][$q.num][$s])] | stats($reps) | verdict($q.target))))}],
+	extras: {
+		crun_start: {
+			what: "crun create + start + delete of /bin/true in the guest; lsmns-hook as createRuntime hook / none",
+			pairs_per_boot: $pairs,
+			nohook_us: ($nohook | stats($reps * $pairs)),
+			hook_us: ($hook | stats($reps * $pairs)),
+			ratio: ([range(0; $RP | length) as $i | ratio($hook[$i]; $nohook[$i])] | stats($reps * $pairs) | verdict(1.05))
+		},
+		hook_cpu_us: ([$R[] | value(.; "hook-cpu-native"; true; "cpu_us_median")] | stats($reps) | verdict_below(2000)
+			| . + {where: "natively on this machine",
+				wall_us_median: ([$R[] | value(.; "hook-cpu-native"; true; "wall_us_median")] | stats($reps) | .median)}),
+		empty_static_program_us: ([$R[] | value(.; "empty-cpu-native"; true; "cpu_us_median")] | stats($reps)
+			| . + {where: "natively on this machine, alternating with the hook (the floor of any hook process)"}),
+		hook_cpu_us_guest: ([$R[] | value(.; "hook-cpu"; true; "cpu_us_median")] | stats($reps)
+			| . + {where: "in the guest, by its clock (reference only)"}),
+		namespaces: {
+			levels: (reduce $L[] as $l ({}; .[$l] = {
+				assign_us: ($ns[$l] | map(.assign) | stats($reps)),
+				slab_bytes_per_ns: ($ns[$l] | map(.slab) | stats($reps)),
+				live: ($ns[$l] | map(.live) | map(select(. != null))),
+				not_reached: [$X[] | select(.key == "ns-scale" and .failed and .f.level == $l) |
+					{rep: (.rep | tonumber), reached: (.f.reached | num), why: .reason}]})),
+			assign_1000_over_10: ([range(0; $reps) as $i | ratio($ns["1000"][$i].assign; $ns["10"][$i].assign)]
+				| stats($reps) | verdict(1.10)),
+			slab_1000_over_10: ([range(0; $reps) as $i | ratio($ns["1000"][$i].slab; $ns["10"][$i].slab)]
+				| stats($reps) | verdict(1.00))
+		}
+	},
+	failures: $failures
+}
+# every figure that is missing or incomplete, by name
+| . as $o
+| .incomplete = (
+	[$o.configs | to_entries[] | .key as $c | .value | to_entries[] | select(.value.complete | not) |
+		"\($c) \(.key): n=\(.value.n) of \(.value.expected)"] +
+	[$o.ratios[] | .ratio as $q | .stressors | to_entries[] | select(.value.complete | not) |
+		"\($q) \(.key): n=\(.value.n) of \(.value.expected)"] +
+	[$o.extras | (.crun_start | {"crun start ratio": .ratio, "crun start without hook": .nohook_us, "crun start with hook": .hook_us}),
+		{"hook CPU time": .hook_cpu_us, "empty static program": .empty_static_program_us, "hook CPU time in the guest": .hook_cpu_us_guest},
+		(.namespaces | (.levels | to_entries | map({key: "\(.key) namespaces: assignment", value: .value.assign_us},
+				{key: "\(.key) namespaces: slab bytes", value: .value.slab_bytes_per_ns}) | from_entries),
+			{"assignment 1000/10": .assign_1000_over_10, "slab bytes 1000/10": .slab_1000_over_10})
+		| to_entries[] | select(.value.complete | not) | "\(.key): n=\(.value.n) of \(.value.expected)"])
+| .ok = ((.failures | length) == 0 and (.incomplete | length) == 0)
