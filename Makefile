@@ -65,11 +65,13 @@ headers:
 
 # Test programs run in the guest: static, built against the patched tree's
 # uapi headers so they can use syscalls the host's headers do not know.
+# Those named *_test use the kernel's kselftest harness (kselftest_harness.h).
 progs: headers
 	@mkdir -p $(PROGS_DIR)/selftests/lsm
 	@for p in integration/progs/*.c; do \
 		n=$$(basename $$p .c); \
-		gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static -I$(HEADERS) \
+		case $$n in *_test) ks=-I$(BUILD)/kernel/src/tools/testing/selftests ;; *) ks= ;; esac; \
+		gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static -I$(HEADERS) $$ks \
 			-o $(PROGS_DIR)/$$n $$p || exit 1; \
 	done
 	@st=$(BUILD)/kernel/src/tools/testing/selftests/lsm; \
