@@ -36,7 +36,7 @@ check_eq "a privileged exec in the container's cgroup adopts its namespace" "id=
 check_eq "... and its SELinux context" "$SE" "$(enter ctr cat /proc/self/attr/current | tr -d '\0')"
 check_eq "... sees only SELinux" "capability,selinux" "$(enter ctr cat /sys/kernel/security/lsm)"
 check_fails "... is bound by hidden Smack's assigned label" enter ctr $NODROP cat $D/denied-smack
-check_contains "the adoption is audited" "op=adopt ns_id=$cns" "$(audit_line 'op=adopt' "ns_id=$cns")"
+check_contains "the adoption is audited with the entrant's pid, namespace and cgroup" " ns_id=$cns cgroup=" "$(audit_line 'op=adopt pid=' "ns_id=$cns")"
 check_eq "a privileged exec elsewhere is not affected" "id=0" \
 	"$(enter other cat /proc/self/attr/lsmns | cut -d' ' -f1)"
 

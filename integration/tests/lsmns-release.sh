@@ -133,7 +133,7 @@ check_eq "an entrant without MAC capabilities (as crun exec) adopts a namespace 
 	"id=$rns" "$(entrant cat /proc/self/attr/lsmns | cut -d' ' -f1)"
 check_contains "... and Smack no longer denies it" "lsmns-demo smack-denied" "$(entrant cat $SMD 2>&1)"
 check_fails "... while a host task without MAC capabilities is still denied" $NODROP cat $SMD
-check_contains "... the adoption is audited" "op=adopt ns_id=$rns" "$(audit_line 'op=adopt' "ns_id=$rns")"
+check_contains "... the adoption is audited, naming Smack released" "smack=released" "$(audit_line 'op=adopt pid=' "ns_id=$rns")"
 touch /tmp/rel-stop
 wait $relbg
 
