@@ -60,6 +60,8 @@ check_fails "selinux ns: interface_lsm cannot switch to hidden Smack" \
 	se sh -c 'echo smack > /proc/self/attr/interface_lsm'
 check_fails "selinux ns: SELinux denies denied-selinux (active)" se $NODROP cat $D/denied-selinux
 check_fails "selinux ns: hidden Smack still denies denied-smack" se $NODROP cat $D/denied-smack
+check_contains "... and audits the denial of the assigned label to the host" "lsm=SMACK" \
+	"$(audit_line 'action=denied' "subject=\"$SM\"")"
 check "selinux ns: the control object is readable" se $NODROP cat $D/allowed
 check_fails "selinux ns: /sys/fs/selinux/enforce cannot be written" \
 	se sh -c 'echo 0 > /sys/fs/selinux/enforce'
