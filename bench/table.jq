@@ -36,7 +36,7 @@ def line($name; $d; $unit): "  \($name | rpad(34)) \(fig($d; $unit) | rpad(30)) 
 	(.stressors | to_entries[] | "    \(.key | rpad(10)) \(.value | fig(3; "") | rpad(22)) \(.value | n)\(.value | missed)")),
 "",
 (.extras.crun_start |
-	"Container start: crun create + start + delete of /bin/true in the guest, with lsmns-hook as createRuntime hook and without (\(.pairs_per_boot) interleaved pairs per boot); median [min, max] over n pairs",
+	"Container start: crun create + start + delete of /bin/true in the guest, with lsmns-hook as createRuntime hook and without, alternating (\(.pairs_per_boot) pairs per boot); median [min, max] over n pairs",
 	"\(.ratio | line("crun start, with hook / without"; 3; ""))  target <= \(.ratio.target | fixed(2))\(.ratio | missed)",
 	"\(.nohook_us | line("crun start without hook"; 0; " us"))",
 	"\(.hook_us | line("crun start with hook"; 0; " us"))"),
