@@ -8,6 +8,9 @@
  *                                       lsm_set_self_attr(LSM_ATTR_INTERFACE_LSM),
  *                                       then exec CMD if given
  *   stack-lsm peersec                   SO_PEERSEC of a unix stream socketpair
+ *   stack-lsm tcp-peersec               SO_PEERSEC of a TCP connection accepted
+ *                                       on 127.0.0.1 ("none ERRNO" when the
+ *                                       interface LSM has no peer label)
  *   stack-lsm scm                       SCM_SECURITY of a unix datagram
  *                                       ("none" if no message came)
  *   stack-lsm getxattr PATH NAME        print an extended attribute
@@ -24,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -139,6 +143,45 @@ static int do_peersec(void)
 	return 0;
 }
 
+/*
+ * The accepted socket of a TCP connection gets its peer label from the
+ * request_sock, which carries the network label owner's secids only.
+ */
+static int do_tcp_peersec(void)
+{
+	struct sockaddr_in addr = { .sin_family = AF_INET };
+	socklen_t alen = sizeof(addr);
+	char buf[4096];
+	socklen_t len = sizeof(buf) - 1;
+	int lfd, cfd, afd;
+
+	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	if (lfd < 0)
+		return fail("socket");
+	if (bind(lfd, (struct sockaddr *)&addr, sizeof(addr)) < 0)
+		return fail("bind");
+	if (listen(lfd, 1) < 0)
+		return fail("listen");
+	if (getsockname(lfd, (struct sockaddr *)&addr, &alen) < 0)
+		return fail("getsockname");
+	cfd = socket(AF_INET, SOCK_STREAM, 0);
+	if (cfd < 0)
+		return fail("socket");
+	if (connect(cfd, (struct sockaddr *)&addr, sizeof(addr)) < 0)
+		return fail("connect");
+	afd = accept(lfd, NULL, NULL);
+	if (afd < 0)
+		return fail("accept");
+	if (getsockopt(afd, SOL_SOCKET, SO_PEERSEC, buf, &len) < 0) {
+		printf("none %s\n", errname(errno));
+		return 0;
+	}
+	buf[len] = '\0';
+	printf("%s\n", buf);
+	return 0;
+}
+
 static int do_scm(void)
 {
 	char cbuf[CMSG_SPACE(4096)];
@@ -241,6 +284,8 @@ int main(int argc, char **argv)
 		return do_set_interface(argv[2], argv + 3);
 	if (argc >= 2 && !strcmp(argv[1], "peersec"))
 		return do_peersec();
+	if (argc >= 2 && !strcmp(argv[1], "tcp-peersec"))
+		return do_tcp_peersec();
 	if (argc >= 2 && !strcmp(argv[1], "scm"))
 		return do_scm();
 	if (argc >= 4 && !strcmp(argv[1], "getxattr"))
@@ -250,6 +295,6 @@ int main(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "keysec"))
 		return do_keysec();
 	fprintf(stderr, "usage: stack-lsm interface | set-interface ID|NAME [CMD...] |\n"
-			"       peersec | scm | getxattr PATH NAME | listxattr PATH | keysec\n");
+			"       peersec | tcp-peersec | scm | getxattr PATH NAME | listxattr PATH | keysec\n");
 	return 2;
 }
