@@ -27,4 +27,34 @@ check_contains "subj_apparmor" 'subj_apparmor="unconfined"' "$ctxs"
 check_contains "contexts in lsm= order" 'subj_selinux="kernel" subj_smack="_" subj_apparmor="unconfined"' "$ctxs"
 tap_diag "$abend"
 tap_diag "$ctxs"
+
+# An object: a Smack denial of a file read (MAC capabilities dropped, no
+# Smack rule lets "_" read "LsmnsSecret") ends a syscall event with a
+# PATH record, obj= of the secid owner, and an AUDIT_MAC_OBJ_CONTEXTS
+# (1424) record naming every LSM's context of that object (item=N).
+# PATH records need a syscall rule: log openat failing with EACCES.
+P=/lsmns/policies/bin
+echo 0 >/proc/sys/kernel/printk_ratelimit
+check "an audit rule for openat failing with EACCES" /lsmns/bin/audit-rule eacces-open
+f=/tmp/audit-object
+echo secret >$f
+$P/lsmns-label $f security.SMACK64 LsmnsSecret
+$P/lsmns-exec --drop-mac-caps -- cat $f >/dev/null 2>&1
+denial=$(audit_line 'lsm=SMACK' 'object="LsmnsSecret"')
+check "the Smack denial is audited" test -n "$denial"
+serial=$(echo "$denial" | sed -n 's/.*audit([0-9.]*:\([0-9]*\)).*/\1/p')
+path=$(audit_line "type=1302" ":$serial)")
+objs=$(audit_line "type=1424" ":$serial)")
+check "a PATH record in the same event (serial $serial)" test -n "$path"
+case $owner_ctx in
+_) owner_obj=LsmnsSecret ;;	# Smack owns the secid
+*) owner_obj=unlabeled ;;	# SELinux, no policy loaded
+esac
+check_contains "... whose obj= is the secid owner's label" "obj=$owner_obj " "$path "
+check "AUDIT_MAC_OBJ_CONTEXTS record in the same event" test -n "$objs"
+check_contains "... names the PATH item" "item=" "$objs"
+check_contains "... with Smack's label of the file, made by Smack" 'obj_smack="LsmnsSecret"' "$objs"
+check_contains "... and SELinux's" 'obj_selinux=' "$objs"
+tap_diag "$path"
+tap_diag "$objs"
 tap_done
