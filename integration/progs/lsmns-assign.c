@@ -26,6 +26,7 @@
 #include <linux/lsm.h>
 /* The ABI header, as the kernel series installs it (kernel/uapi/). */
 #include "../../kernel/uapi/linux/lsmns.h"
+#include "lsmns-cmdline.h"
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -292,25 +293,11 @@ static int releasable(uint64_t id)
 	static const char *const names[] = { "selinux", "smack", "apparmor" };
 	static const uint64_t ids[] = { LSM_ID_SELINUX, LSM_ID_SMACK,
 					LSM_ID_APPARMOR };
-	char line[4096], *p, *tok, *save;
-	FILE *f = fopen("/proc/cmdline", "r");
-	size_t n;
 	int i;
 
-	if (!f)
-		return 0;
-	n = fread(line, 1, sizeof(line) - 1, f);
-	fclose(f);
-	line[n] = 0;
-	p = strstr(line, "lsmns.releasable=");
-	if (!p)
-		return 0;
-	p += strlen("lsmns.releasable=");
-	p[strcspn(p, " \n")] = 0;
-	for (tok = strtok_r(p, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		for (i = 0; i < 3; i++)
-			if (!strcmp(tok, names[i]) && ids[i] == id)
-				return 1;
+	for (i = 0; i < 3; i++)
+		if (ids[i] == id)
+			return lsmns_cmdline_releasable(names[i]);
 	return 0;
 }
 

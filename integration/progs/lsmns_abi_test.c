@@ -41,6 +41,7 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include "kselftest_harness.h"
+#include "lsmns-cmdline.h"
 #pragma GCC diagnostic pop
 
 #define ASSIGN		"/sys/kernel/security/lsmns/assign"
@@ -172,24 +173,7 @@ static const char *lsm_name(__u64 id)
 /* Is @id named in lsmns.releasable= on the kernel command line? */
 static int releasable(__u64 id)
 {
-	char line[4096], *p, *tok, *save;
-	FILE *f = fopen("/proc/cmdline", "r");
-	size_t n;
-
-	if (!f)
-		return 0;
-	n = fread(line, 1, sizeof(line) - 1, f);
-	fclose(f);
-	line[n] = 0;
-	p = strstr(line, "lsmns.releasable=");
-	if (!p)
-		return 0;
-	p += strlen("lsmns.releasable=");
-	p[strcspn(p, " \n")] = 0;
-	for (tok = strtok_r(p, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		if (!strcmp(tok, lsm_name(id)))
-			return 1;
-	return 0;
+	return lsmns_cmdline_releasable(lsm_name(id));
 }
 
 /* Does @path hold @needle? */

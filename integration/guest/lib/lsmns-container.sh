@@ -31,15 +31,19 @@ container_start() {
 # include its namespace.
 LSMNS_COUNT_FILE=/sys/kernel/security/lsmns/count
 
+#   lsmns_count
+#	the live namespace count now ("-" on a kernel without it).
+lsmns_count() { cat $LSMNS_COUNT_FILE 2>/dev/null || echo -; }
+
 #   lsmns_settled_count
 #	the live namespace count once it has not changed for one second
 #	(at most ten seconds of waiting).
 lsmns_settled_count() {
-	_prev=$(cat $LSMNS_COUNT_FILE 2>/dev/null || echo -)
+	_prev=$(lsmns_count)
 	_same=0 _i=0
 	while [ $_same -lt 10 ] && [ $_i -lt 100 ]; do
 		sleep 0.1
-		_cur=$(cat $LSMNS_COUNT_FILE 2>/dev/null || echo -)
+		_cur=$(lsmns_count)
 		if [ "$_cur" = "$_prev" ]; then
 			_same=$((_same + 1))
 		else
@@ -54,7 +58,7 @@ lsmns_settled_count() {
 #	wait (at most ten seconds) until the live namespace count is N.
 lsmns_wait_count() {
 	_i=0
-	while [ "$(cat $LSMNS_COUNT_FILE 2>/dev/null || echo -)" != "$1" ] && [ $_i -lt 100 ]; do
+	while [ "$(lsmns_count)" != "$1" ] && [ $_i -lt 100 ]; do
 		sleep 0.1
 		_i=$((_i + 1))
 	done
