@@ -23,6 +23,7 @@
 # MCS / the AppArmor profile keep a container from signalling or reading
 # another container or the host.
 . /lsmns/lib/tap.sh
+. /lsmns/lib/e2e-run.sh
 E=/lsmns/examples
 P=/lsmns/policies
 W=/tmp/e2e
@@ -35,7 +36,6 @@ NS_SKIP="# SKIP no LSM namespace support in this kernel"
 # forks the process into the cgroup).
 # Audit records are read from dmesg: no printk rate limit to drop them.
 echo 0 >/proc/sys/kernel/printk_ratelimit
-tap_skip() { TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $1 $2"; }
 active=$(cat /sys/kernel/security/lsm)
 is_active() { case ",$active," in *",$1,"*) return 0 ;; esac; return 1; }
 majors=""
@@ -111,30 +111,6 @@ prep() {
 		| .hooks.createRuntime[0].args = [\"lsmns-hook\", \"--policy\", \$pol] + \$extra
 		| ${4:-.}" $E/$2/config.json >$w/config.json
 }
-# start NAME RUNTIME: run it in the background; ready NAME RUNTIME: wait
-# until the probe has printed everything (0) or the runtime ended (1), and
-# put the container's host pid in $W/NAME/pid; finish NAME: let the probe
-# end and collect the runtime's exit status in $W/NAME/rc.
-start() { (cd $W/$1 && exec $2 run "e2e-$1" >$W/$1/out 2>$W/$1/err) & echo $! >$W/$1/bg; }
-ready() {
-	i=0
-	while [ $i -lt 480 ]; do
-		grep -q "^probe .* ready=" $W/$1/out 2>/dev/null && {
-			$2 state "e2e-$1" | jq -r .pid >$W/$1/pid
-			return 0
-		}
-		kill -0 "$(cat $W/$1/bg)" 2>/dev/null || return 1
-		sleep 0.25
-		i=$((i + 1))
-	done
-	return 1
-}
-finish() {
-	[ -f $W/$1/pid ] && timeout 10 sh -c "echo go >$W/$1/ctl/go"
-	wait "$(cat $W/$1/bg)"
-	echo $? >$W/$1/rc
-}
-pv() { sed -n "s/^probe [^ ]* $2=//p" $W/$1/out | head -n 1; }
 # denied_by PID OBJECT [CONTEXT]: the LSMs whose audit record names PID
 # (or, failing that, CONTEXT) and OBJECT.
 denied_by() {
@@ -171,15 +147,15 @@ for rt in crun runc; do
 		deny=$(jq -r '.process.env[] | select(startswith("LSMNS_DENY=")) | sub("LSMNS_DENY="; "")' $E/$b/config.json)
 		is_active selinux && case $req in apparmor | smack) deny="$deny /lsmns/demo/denied-selinux /lsmns/demo/mcs-c1c2" ;; esac
 		prep $n $b $rt ".process.env |= map(if startswith(\"LSMNS_DENY=\") then \"LSMNS_DENY=$deny\" else . end)"
-		start $n $rt
-		ready $n $rt
+		e2e_start $n $rt
+		e2e_ready $n $rt
 		tap_result $? "$rt $b: the container starts through lsmns-hook"
 		hook=$(cat $W/$n/hook.err 2>/dev/null)
 		[ $rt = crun ] && check_contains "$rt $b: the hook allowed it" "allowed, assigned" "$hook"
 		pid=$(cat $W/$n/pid 2>/dev/null)
 		# exec into the running container: same LSM set, same context.
 		exout=$($rt exec "e2e-$n" /bin/sh -c 'tr -d "\0" </proc/self/attr/current; echo; /lsmns/bin/lsm-query list | tr "\n" ,' 2>&1)
-		finish $n
+		e2e_finish $n
 		check_eq "$rt $b: the container ran to its end" 0 "$(cat $W/$n/rc)"
 		out=$(cat $W/$n/out)
 		if [ $ns = no ]; then
@@ -190,9 +166,9 @@ for rt in crun runc; do
 			ctx=$(ctx_of $b $l)
 			if [ $ns = yes ] || grep -qx $l $W/$n/labels; then
 				if { [ $ns = yes ] && [ $l = "${req%%,*}" ]; } || { [ $ns = no ] && [ $l = "$first" ]; }; then
-					check_eq "$rt $b: attr/current is the $l context" "$(shown $l "$ctx")" "$(pv $n attr_current)"
+					check_eq "$rt $b: attr/current is the $l context" "$(shown $l "$ctx")" "$(e2e_value $n attr_current)"
 				else
-					check_eq "$rt $b: attr/$l/current is the $l context" "$(shown $l "$ctx")" "$(pv $n attr_$l)"
+					check_eq "$rt $b: attr/$l/current is the $l context" "$(shown $l "$ctx")" "$(e2e_value $n attr_$l)"
 				fi
 				o=/lsmns/demo/denied-$l
 				check_contains "$rt $b: reading $o fails with EACCES" "$o EACCES" "$out"
@@ -204,18 +180,18 @@ for rt in crun runc; do
 				tap_skip "$rt $b: the container runs in the $l context" "# SKIP $rt 1.x writes the AppArmor profile to attr/exec of $first (crun#1350); needs LSM namespace support"
 			fi
 		done
-		check_contains "$rt $b: the container reads the control object" "read: lsmns-demo allowed" "$(pv $n allowed)"
+		check_contains "$rt $b: the container reads the control object" "read: lsmns-demo allowed" "$(e2e_value $n allowed)"
 		if [ $ns = yes ]; then
-			set_in=$(majors_of "$(pv $n lsm_securityfs)")
+			set_in=$(majors_of "$(e2e_value $n lsm_securityfs)")
 			check_eq "$rt $b: /sys/kernel/security/lsm inside shows only its set" "$(majors_of "$req")" "$set_in"
-			check_eq "$rt $b: lsm_list_modules(2) inside shows only its set" "$(majors_of "$req")" "$(majors_of "$(pv $n lsm_syscall)")"
+			check_eq "$rt $b: lsm_list_modules(2) inside shows only its set" "$(majors_of "$req")" "$(majors_of "$(e2e_value $n lsm_syscall)")"
 			check_eq "$rt $b: exec into it sees the same LSM set" "$(majors_of "$req")" \
 				"$(majors_of "$(echo "$exout" | sed -n '$p' | sed 's/,$//')")"
 			[ "$(majors_of "$req")" = "$(majors_of "$(echo "$exout" | sed -n '$p' | sed 's/,$//')")" ] ||
 				tap_diag "exec output: $exout"
 			for l in $majors; do
 				case ",$req," in *",$l,"*) continue ;; esac
-				check_contains "$rt $b: hidden $l has no readable attr/$l/ inside" "<" "$(pv $n attr_$l)"
+				check_contains "$rt $b: hidden $l has no readable attr/$l/ inside" "<" "$(e2e_value $n attr_$l)"
 			done
 			is_active selinux && case $req in apparmor | smack)
 				check_contains "$rt $b: hidden SELinux still denies denied-selinux" "denied-selinux EACCES" "$out"
@@ -269,16 +245,16 @@ for p in $pairs; do
 		tjq='.process.selinuxLabel = "system_u:system_r:container_t:s0:c3,c4" | del(.hooks)'
 	fi
 	prep iso-target $tb $rt "$tjq"
-	start iso-target $rt
-	if ! ready iso-target $rt; then
+	e2e_start iso-target $rt
+	if ! e2e_ready iso-target $rt; then
 		tap_result 1 "isolation: target container $t starts"
 		tap_diag "$(cat $W/iso-target/err)"
-		finish iso-target
+		e2e_finish iso-target
 		continue
 	fi
 	tpid=$(cat $W/iso-target/pid)
 	out=$(iso iso-$a $a $rt "$tpid" 1)
-	finish iso-target
+	e2e_finish iso-target
 	check_contains "isolation: $a container cannot signal container $t" "signal-$tpid=refused" "$out"
 	check_contains "isolation: $a container cannot read container $t's /proc/PID/environ (ptrace read)" "read-$tpid=refused" "$out"
 	check_contains "isolation: $a container cannot signal the host's init" "signal-1=refused" "$out"

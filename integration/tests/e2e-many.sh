@@ -22,7 +22,6 @@ P=/lsmns/policies
 W=/tmp/e2e-many
 N=${1:-50}
 [ -d $E/selinux ] || { echo "Bail out! $E missing (make -C examples BUILD=dir; initramfs --dir dir:/lsmns/examples)"; exit 1; }
-tap_skip() { TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $1 $2"; }
 active=$(cat /sys/kernel/security/lsm)
 case ",$active," in *,selinux,*) ;; *) echo "Bail out! needs SELinux active (lsm=...,selinux)"; exit 1 ;; esac
 if [ -e /sys/kernel/security/lsmns/assign ]; then ns=yes; else ns=no; fi

@@ -24,7 +24,6 @@ P=/lsmns/policies
 W=/tmp/e2e-ref
 [ -d $E/selinux ] || { echo "Bail out! $E missing (make -C examples BUILD=dir; initramfs --dir dir:/lsmns/examples)"; exit 1; }
 NS_SKIP="# SKIP no LSM namespace support in this kernel"
-tap_skip() { TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $1 $2"; }
 active=$(cat /sys/kernel/security/lsm)
 is_active() { case ",$active," in *",$1,"*) return 0 ;; esac; return 1; }
 if [ -e /sys/kernel/security/lsmns/assign ]; then ns=yes; else ns=no; fi

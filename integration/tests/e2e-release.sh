@@ -14,6 +14,7 @@
 # the hook's message), and a bundle that also sets a label for an LSM it
 # asks to release (the hook refuses before the kernel).
 . /lsmns/lib/tap.sh
+. /lsmns/lib/e2e-run.sh
 E=/lsmns/examples
 P=/lsmns/policies
 W=/tmp/e2e-rel
@@ -37,37 +38,17 @@ prep() {
 		| .hooks.createRuntime[0].args = [\"lsmns-hook\", \"--policy\", \$pol]
 		| ${3:-.}" $E/$2/config.json >$w/config.json
 }
-start() { (cd $W/$1 && exec $2 run "e2e-$1" >$W/$1/out 2>$W/$1/err) & echo $! >$W/$1/bg; }
-ready() { # NAME RUNTIME: the probe printed everything; its host pid in NAME/pid
-	i=0
-	while [ $i -lt 480 ]; do
-		grep -q "^probe .* ready=" $W/$1/out 2>/dev/null && {
-			$2 state "e2e-$1" | jq -r .pid >$W/$1/pid
-			return 0
-		}
-		kill -0 "$(cat $W/$1/bg)" 2>/dev/null || return 1
-		sleep 0.25
-		i=$((i + 1))
-	done
-	return 1
-}
-finish() {
-	[ -f $W/$1/pid ] && timeout 10 sh -c "echo go >$W/$1/ctl/go"
-	wait "$(cat $W/$1/bg)"
-	echo $? >$W/$1/rc
-}
-pv() { sed -n "s/^probe [^ ]* $2=//p" $W/$1/out | grep -F -e "${3:-}" | head -n 1; }
 
 for rt in crun runc; do
 	r=$rt-rel h=$rt-hid
 	prep $r smack-released
 	# The same reads from the hidden-mode bundle, for contrast.
 	prep $h smack '.process.env += ["LSMNS_READ=/lsmns/demo/denied-host /lsmns/demo/mcs-c1c2"]'
-	start $r $rt
-	start $h $rt
-	ready $r $rt
+	e2e_start $r $rt
+	e2e_start $h $rt
+	e2e_ready $r $rt
 	tap_result $? "$rt smack-released: starts and runs its probe"
-	ready $h $rt
+	e2e_ready $h $rt
 	tap_result $? "$rt smack (hidden): starts and runs its probe"
 	if [ -s $W/$r/pid ]; then
 		pid=$(cat $W/$r/pid)
@@ -82,20 +63,20 @@ for rt in crun runc; do
 	fi
 	view=$(cat /proc/$(cat $W/$h/pid 2>/dev/null || echo 0)/attr/lsmns 2>&1)
 	check_contains "$rt smack (hidden): the host sees SELinux hidden" "selinux=hidden" "$view"
-	finish $r
-	finish $h
+	e2e_finish $r
+	e2e_finish $h
 	check_eq "$rt smack-released: runtime exit status" 0 "$(cat $W/$r/rc)"
-	check_eq "$rt smack-released: inside, only Smack" "capability,smack" "$(pv $r lsm_securityfs)"
-	check_eq "$rt smack-released: attr/current is ContainerC" ContainerC "$(pv $r attr_current)"
-	check_contains "$rt smack-released: attr/selinux/ is not reachable inside" "<" "$(pv $r attr_selinux)"
-	check_eq "$rt smack-released: Smack still denies denied-smack" "/lsmns/demo/denied-smack EACCES" "$(pv $r deny)"
+	check_eq "$rt smack-released: inside, only Smack" "capability,smack" "$(e2e_value $r lsm_securityfs)"
+	check_eq "$rt smack-released: attr/current is ContainerC" ContainerC "$(e2e_value $r attr_current)"
+	check_contains "$rt smack-released: attr/selinux/ is not reachable inside" "<" "$(e2e_value $r attr_selinux)"
+	check_eq "$rt smack-released: Smack still denies denied-smack" "/lsmns/demo/denied-smack EACCES" "$(e2e_value $r deny)"
 	check_eq "$rt smack-released: reads denied-host (SELinux released)" \
-		"/lsmns/demo/denied-host read-succeeded" "$(pv $r read denied-host)"
+		"/lsmns/demo/denied-host read-succeeded" "$(e2e_value $r read denied-host)"
 	check_eq "$rt smack-released: reads mcs-c1c2 (SELinux released)" \
-		"/lsmns/demo/mcs-c1c2 read-succeeded" "$(pv $r read mcs-c1c2)"
-	check_eq "$rt smack (hidden): denied denied-host" "/lsmns/demo/denied-host EACCES" "$(pv $h read denied-host)"
+		"/lsmns/demo/mcs-c1c2 read-succeeded" "$(e2e_value $r read mcs-c1c2)"
+	check_eq "$rt smack (hidden): denied denied-host" "/lsmns/demo/denied-host EACCES" "$(e2e_value $h read denied-host)"
 	check_eq "$rt smack (hidden): denied mcs-c1c2 (container_t:s0:c11)" \
-		"/lsmns/demo/mcs-c1c2 EACCES" "$(pv $h read mcs-c1c2)"
+		"/lsmns/demo/mcs-c1c2 EACCES" "$(e2e_value $h read mcs-c1c2)"
 	# crun keeps the hook's stderr (run.oci.hooks.stderr); runc drops it
 	# when the hook succeeds.
 	if [ $rt = crun ]; then
@@ -136,11 +117,11 @@ done
 for rt in crun runc; do
 	n=$rt-samelabel
 	prep $n selinux '.process.selinuxLabel = .annotations["org.lsmns.selinux.context"]'
-	start $n $rt
-	ready $n $rt
+	e2e_start $n $rt
+	e2e_ready $n $rt
 	tap_result $? "$rt: process.selinuxLabel equal to the assigned context: starts"
-	finish $n
-	check_eq "$rt: ... and runs in it" "system_u:system_r:container_t:s0:c1,c2" "$(pv $n attr_current)"
+	e2e_finish $n
+	check_eq "$rt: ... and runs in it" "system_u:system_r:container_t:s0:c1,c2" "$(e2e_value $n attr_current)"
 	n=$rt-otherlabel
 	prep $n selinux '.process.selinuxLabel = "system_u:system_r:container_t:s0:c3,c4"'
 	out=$(cd $W/$n && $rt run "e2e-$n" 2>&1 </dev/null); rc=$?

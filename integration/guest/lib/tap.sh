@@ -6,6 +6,7 @@
 #   check_fails "desc" cmd... ok when cmd exits non-zero
 #   check_eq "desc" want got
 #   check_contains "desc" needle haystack
+#   tap_skip "desc" "# SKIP why"  a result that was not run, and why
 #   audit_line A B             latest kernel log line with A and B (waits)
 #   tap_done                   exit non-zero if anything failed
 #
@@ -25,6 +26,8 @@ tap_result() {
 }
 
 tap_diag() { echo "$*" | sed 's/^/# /'; }
+
+tap_skip() { TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $1 $2"; }
 
 check() {
 	desc=$1; shift
