@@ -58,7 +58,7 @@ kernel-checkpatch:
 	@$(KTREE) checkpatch
 # FROM=0105 builds only the prefixes ending at 0105 and later.
 kernel-bisect:
-	@$(KTREE) bisect normal $(or $(FROM),1)
+	@$(KTREE) bisect normal $(or $(FROM),1) $(or $(TO),9999)
 
 headers:
 	@$(KTREE) headers
