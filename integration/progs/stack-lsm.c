@@ -7,6 +7,10 @@
  *   stack-lsm set-interface ID|NAME [CMD ARG...]
  *                                       lsm_set_self_attr(LSM_ATTR_INTERFACE_LSM),
  *                                       then exec CMD if given
+ *   stack-lsm as-uid UID CMD [ARG...]   exec CMD as UID (real, effective, saved)
+ *   stack-lsm create-with ATTR VALUE PATH
+ *                                       write VALUE to the attr file ATTR, then
+ *                                       create PATH in the same process
  *   stack-lsm peersec                   SO_PEERSEC of a unix stream socketpair
  *   stack-lsm tcp-peersec               SO_PEERSEC of a TCP connection accepted
  *                                       on 127.0.0.1 ("none ERRNO" when the
@@ -21,6 +25,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/keyctl.h>
 #include <linux/lsm.h>
 #include <stdint.h>
@@ -32,6 +37,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/xattr.h>
+#include <grp.h>
 #include <unistd.h>
 
 #ifndef LSM_ATTR_INTERFACE_LSM
@@ -125,6 +131,55 @@ static int do_set_interface(const char *name, char **argv)
 		execvp(argv[0], argv);
 		return fail("execvp");
 	}
+	return 0;
+}
+
+/*
+ * Run CMD as UID (real, effective and saved), so that a setuid-root CMD
+ * is a secure exec (AT_SECURE) for the kernel.
+ */
+static int do_as_uid(const char *uid_arg, char **argv)
+{
+	char *end;
+	unsigned long uid;
+
+	errno = 0;
+	uid = strtoul(uid_arg, &end, 10);
+	if (errno || *end || end == uid_arg || uid > 65535) {
+		fprintf(stderr, "stack-lsm: as-uid: bad uid \"%s\"\n", uid_arg);
+		return 2;
+	}
+	if (setgroups(0, NULL) < 0)
+		return fail("setgroups");
+	if (setresgid(uid, uid, uid) < 0)
+		return fail("setresgid");
+	if (setresuid(uid, uid, uid) < 0)
+		return fail("setresuid");
+	execvp(argv[0], argv);
+	return fail("execvp");
+}
+
+/*
+ * Write VALUE to one of this process' attr files (e.g. SELinux's fscreate),
+ * then create PATH in the same process, so that the attribute applies.
+ */
+static int do_create_with(const char *attr, const char *value, const char *path)
+{
+	size_t len = strlen(value);
+	int fd;
+
+	fd = open(attr, O_WRONLY);
+	if (fd < 0)
+		return fail(attr);
+	if (write(fd, value, len) != (ssize_t)len) {
+		close(fd);
+		return fail(attr);
+	}
+	close(fd);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0)
+		return fail(path);
+	close(fd);
 	return 0;
 }
 
@@ -282,6 +337,10 @@ int main(int argc, char **argv)
 		return do_interface();
 	if (argc >= 3 && !strcmp(argv[1], "set-interface"))
 		return do_set_interface(argv[2], argv + 3);
+	if (argc == 5 && !strcmp(argv[1], "create-with"))
+		return do_create_with(argv[2], argv[3], argv[4]);
+	if (argc >= 4 && !strcmp(argv[1], "as-uid"))
+		return do_as_uid(argv[2], argv + 3);
 	if (argc >= 2 && !strcmp(argv[1], "peersec"))
 		return do_peersec();
 	if (argc >= 2 && !strcmp(argv[1], "tcp-peersec"))
@@ -294,7 +353,8 @@ int main(int argc, char **argv)
 		return do_listxattr(argv[2]);
 	if (argc >= 2 && !strcmp(argv[1], "keysec"))
 		return do_keysec();
-	fprintf(stderr, "usage: stack-lsm interface | set-interface ID|NAME [CMD...] |\n"
+	fprintf(stderr, "usage: stack-lsm interface | set-interface ID|NAME [CMD...] | as-uid UID CMD... |\n"
+			"       create-with ATTR VALUE PATH |\n"
 			"       peersec | tcp-peersec | scm | getxattr PATH NAME | listxattr PATH | keysec\n");
 	return 2;
 }

@@ -102,6 +102,22 @@ check_fails "apparmor ns: AppArmor denies denied-apparmor" aa cat $D/denied-appa
 check_fails "apparmor ns: hidden SELinux still denies denied-selinux" aa cat $D/denied-selinux
 check "apparmor ns: the control object is readable" aa cat $D/allowed
 check_fails "apparmor ns: /sys/fs/selinux (hidden) cannot be opened" aa cat /sys/fs/selinux/enforce
+# A hidden SELinux still decides whether the task may change its interface
+# LSM (process2 setinterface, which container_t has only while the host's
+# boolean lsmns_container_setinterface is on), even to the only LSM the
+# namespace shows.
+B=/sys/fs/selinux/booleans/lsmns_container_setinterface
+set_bool() { echo "$1" >$B && echo 1 >/sys/fs/selinux/commit_pending_bools; }
+check "apparmor ns: interface LSM apparmor may be chosen (boolean on)" \
+	aa /lsmns/bin/stack-lsm set-interface apparmor true
+check "host: boolean lsmns_container_setinterface off" set_bool 0
+check_contains "apparmor ns: hidden SELinux refuses the change (boolean off)" "EACCES" \
+	"$(aa /lsmns/bin/stack-lsm set-interface apparmor true 2>&1)"
+check_contains "... with an AVC denial for the hidden container_t context" "tclass=process2" \
+	"$(audit_line 'avc:  denied  { setinterface }' 'scontext=system_u:system_r:container_t:s0:c1,c2')"
+check "host: boolean lsmns_container_setinterface back on" set_bool 1
+check "apparmor ns: interface LSM apparmor may be chosen again" \
+	aa /lsmns/bin/stack-lsm set-interface apparmor true
 
 # ---- Smack only ----
 sm() { $A run smack:active:$SM selinux:hidden apparmor:hidden -- "$@"; }

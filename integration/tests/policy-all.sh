@@ -82,4 +82,42 @@ done
 for o in allowed denied-selinux denied-apparmor denied-smack; do
 	check "host without MAC capabilities reads $o" $P/bin/lsmns-exec --drop-mac-caps -- cat $D/$o
 done
+
+# The interface LSM under SELinux policy (process2 setinterface, granted to
+# container_t by the boolean lsmns_container_setinterface): a refused
+# change fails with EACCES on both paths, is logged as an AVC denial and
+# leaves the choice alone; the host domain may always change it.
+other=""
+for l in smack apparmor; do
+	is_active $l && { other=$l; break; }
+done
+B=/sys/fs/selinux/booleans/lsmns_container_setinterface
+set_bool() { echo "$1" >$B && echo 1 >/sys/fs/selinux/commit_pending_bools; }
+if ! is_active selinux || [ -z "$other" ] || [ ! -e /proc/self/attr/interface_lsm ]; then
+	tap_skip "interface LSM under SELinux policy" "# SKIP needs SELinux, another major LSM and interface_lsm"
+else
+	echo 0 >/proc/sys/kernel/printk_ratelimit
+	def=$(cat /proc/self/attr/interface_lsm)
+	switch="echo $other >/proc/self/attr/interface_lsm; cat /proc/self/attr/interface_lsm"
+	check "boolean lsmns_container_setinterface is there" test -e $B
+	check_eq "container_t may switch its interface LSM to $other (boolean on)" "$other" \
+		"$(in_lsms selinux --drop-mac-caps -- sh -c "$switch" 2>&1)"
+	check_eq "container_t switches by lsm_set_self_attr too (boolean on)" "$other" \
+		"$(in_lsms selinux --drop-mac-caps -- /lsmns/bin/stack-lsm set-interface $other cat /proc/self/attr/interface_lsm 2>&1)"
+	check "boolean lsmns_container_setinterface off" set_bool 0
+	dmesg -c >/dev/null
+	out=$(in_lsms selinux --drop-mac-caps -- sh -c "$switch" 2>&1)
+	check_contains "boolean off: the write to interface_lsm is refused (EACCES)" "Permission denied" "$out"
+	check_contains "boolean off: the refused write left the interface LSM at $def" "$def" "$(echo "$out" | tail -n 1)"
+	check_contains "boolean off: lsm_set_self_attr is refused (EACCES)" "EACCES" \
+		"$(in_lsms selinux --drop-mac-caps -- /lsmns/bin/stack-lsm set-interface $other true 2>&1)"
+	check_contains "boolean off: choosing $def again is refused too" "Permission denied" \
+		"$(in_lsms selinux --drop-mac-caps -- sh -c "echo $def >/proc/self/attr/interface_lsm" 2>&1)"
+	check_contains "the refusal is an AVC denial of process2 setinterface" "tclass=process2" \
+		"$(audit_line 'avc:  denied  { setinterface }' 'scontext=system_u:system_r:container_t')"
+	check_eq "boolean off: the host domain still switches to $other" "$other" "$(sh -c "$switch" 2>&1)"
+	check "boolean lsmns_container_setinterface back on" set_bool 1
+	check_eq "boolean on again: container_t switches to $other" "$other" \
+		"$(in_lsms selinux --drop-mac-caps -- sh -c "$switch" 2>&1)"
+fi
 tap_done

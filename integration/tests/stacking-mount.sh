@@ -52,6 +52,22 @@ check_eq "listxattr: size query, listing and short buffer agree" 0 "$rc"
 check_eq "listxattr names both LSMs' xattrs" "security.SMACK64 security.selinux" \
 	"$(echo "$out" | sort | tr '\n' ' ' | sed 's/ $//')"
 umount /mnt/s5
+# Both labels from the creating task, neither one a default: a task with
+# Smack label Creator that set its SELinux fscreate creates a file (in one
+# process: busybox echo writes the newline apart, which clears fscreate;
+# exec clears it too); it must
+# carry both (a module that dropped or overwrote the other's xattr would
+# leave "_" or tmpfs_t behind).
+mkdir -p /mnt/s6
+check "tmpfs with smackfsroot=Creator mounts" mount -t tmpfs -o smackfsroot=Creator,size=1m none /mnt/s6
+check "a task labelled Creator with SELinux fscreate lsmns_allowed_t creates a file" \
+	$P/bin/lsmns-exec --attr /proc/self/attr/smack/current Creator -- \
+	stack-lsm create-with /proc/self/attr/selinux/fscreate system_u:object_r:lsmns_allowed_t:s0 /mnt/s6/k
+check_eq "the file's security.SMACK64 is its creator's label" Creator \
+	"$(stack-lsm getxattr /mnt/s6/k security.SMACK64)"
+check_eq "the file's security.selinux is its creator's fscreate" \
+	"system_u:object_r:lsmns_allowed_t:s0" "$(stack-lsm getxattr /mnt/s6/k security.selinux)"
+check "umount" umount /mnt/s6
 check "tmpfs with context= and smackfsroot= together mounts" \
 	mount -t tmpfs -o context=system_u:object_r:lsmns_allowed_t:s0,smackfsroot=R4,size=1m none /mnt/s4
 echo z >/mnt/s4/h
