@@ -134,6 +134,26 @@ expect no none "container_t" as_selinux
 rule last subj_type = unconfined_t
 expect yes last "the host, after the rule nobody takes"
 verify
+
+# Audit rules are the host's: in an LSM namespace that shows AppArmor
+# alone, the hidden SELinux and Smack still match their rules.
+A=/lsmns/bin/lsmns-assign
+if [ ! -e /sys/kernel/security/lsmns/assign ] || [ ! -x $A ]; then
+	tap_skip "rules in an LSM namespace" "# SKIP no LSM namespaces (series part 2) or lsmns-assign"
+else
+	in_ns() {
+		$A run apparmor:active:lsmns-demo-apparmor \
+			selinux:hidden:system_u:system_r:container_t:s0:c1,c2 \
+			smack:hidden:ContainerC -- "$@"
+	}
+	check_eq "the namespace shows AppArmor alone" "capability,apparmor" \
+		"$(in_ns cat /sys/kernel/security/lsm)"
+	rule nsse subj_type = container_t
+	rule nssm subj_user = ContainerC
+	expect yes nsse "a task of an AppArmor namespace, hidden SELinux container_t" in_ns
+	expect yes nssm "a task of an AppArmor namespace, hidden Smack ContainerC" in_ns
+	verify
+fi
 [ "$TAP_FAILED" -eq 0 ] ||
 	dmesg | grep -F 'key="' | tail -n 40 | while read -r l; do tap_diag "$l"; done
 tap_done
