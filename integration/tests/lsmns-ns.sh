@@ -106,16 +106,14 @@ check_fails "apparmor ns: /sys/fs/selinux (hidden) cannot be opened" aa cat /sys
 # LSM (process2 setinterface, which container_t has only while the host's
 # boolean lsmns_container_setinterface is on), even to the only LSM the
 # namespace shows.
-B=/sys/fs/selinux/booleans/lsmns_container_setinterface
-set_bool() { echo "$1" >$B && echo 1 >/sys/fs/selinux/commit_pending_bools; }
 check "apparmor ns: interface LSM apparmor may be chosen (boolean on)" \
 	aa /lsmns/bin/stack-lsm set-interface apparmor true
-check "host: boolean lsmns_container_setinterface off" set_bool 0
+check "host: boolean lsmns_container_setinterface off" selinux_set_bool lsmns_container_setinterface 0
 check_contains "apparmor ns: hidden SELinux refuses the change (boolean off)" "EACCES" \
 	"$(aa /lsmns/bin/stack-lsm set-interface apparmor true 2>&1)"
 check_contains "... with an AVC denial for the hidden container_t context" "tclass=process2" \
 	"$(audit_line 'avc:  denied  { setinterface }' 'scontext=system_u:system_r:container_t:s0:c1,c2')"
-check "host: boolean lsmns_container_setinterface back on" set_bool 1
+check "host: boolean lsmns_container_setinterface back on" selinux_set_bool lsmns_container_setinterface 1
 check "apparmor ns: interface LSM apparmor may be chosen again" \
 	aa /lsmns/bin/stack-lsm set-interface apparmor true
 

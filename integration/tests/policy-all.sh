@@ -92,7 +92,6 @@ for l in smack apparmor; do
 	is_active $l && { other=$l; break; }
 done
 B=/sys/fs/selinux/booleans/lsmns_container_setinterface
-set_bool() { echo "$1" >$B && echo 1 >/sys/fs/selinux/commit_pending_bools; }
 if ! is_active selinux || [ -z "$other" ] || [ ! -e /proc/self/attr/interface_lsm ]; then
 	tap_skip "interface LSM under SELinux policy" "# SKIP needs SELinux, another major LSM and interface_lsm"
 else
@@ -104,7 +103,7 @@ else
 		"$(in_lsms selinux --drop-mac-caps -- sh -c "$switch" 2>&1)"
 	check_eq "container_t switches by lsm_set_self_attr too (boolean on)" "$other" \
 		"$(in_lsms selinux --drop-mac-caps -- /lsmns/bin/stack-lsm set-interface $other cat /proc/self/attr/interface_lsm 2>&1)"
-	check "boolean lsmns_container_setinterface off" set_bool 0
+	check "boolean lsmns_container_setinterface off" selinux_set_bool lsmns_container_setinterface 0
 	dmesg -c >/dev/null
 	out=$(in_lsms selinux --drop-mac-caps -- sh -c "$switch" 2>&1)
 	check_contains "boolean off: the write to interface_lsm is refused (EACCES)" "Permission denied" "$out"
@@ -116,7 +115,7 @@ else
 	check_contains "the refusal is an AVC denial of process2 setinterface" "tclass=process2" \
 		"$(audit_line 'avc:  denied  { setinterface }' 'scontext=system_u:system_r:container_t')"
 	check_eq "boolean off: the host domain still switches to $other" "$other" "$(sh -c "$switch" 2>&1)"
-	check "boolean lsmns_container_setinterface back on" set_bool 1
+	check "boolean lsmns_container_setinterface back on" selinux_set_bool lsmns_container_setinterface 1
 	check_eq "boolean on again: container_t switches to $other" "$other" \
 		"$(in_lsms selinux --drop-mac-caps -- sh -c "$switch" 2>&1)"
 fi

@@ -8,6 +8,7 @@
 #   check_contains "desc" needle haystack
 #   tap_skip "desc" "# SKIP why"  a result that was not run, and why
 #   audit_line A B             latest kernel log line with A and B (waits)
+#   selinux_set_bool NAME 0|1  set and commit a SELinux boolean
 #   tap_done                   exit non-zero if anything failed
 #
 # Every result line is "ok N - desc" or "not ok N - desc"; diagnostics are
@@ -71,6 +72,12 @@ audit_line() {
 		i=$((i + 1))
 	done
 	return 1
+}
+
+# selinux_set_bool NAME 0|1: set the SELinux boolean NAME and commit it.
+selinux_set_bool() {
+	echo "$2" >"/sys/fs/selinux/booleans/$1" &&
+		echo 1 >/sys/fs/selinux/commit_pending_bools
 }
 
 # check_loader_refuses_inactive LOADER: naming an LSM this kernel does not
