@@ -102,6 +102,17 @@ static int send_rule(const struct audit_rule_data *rule, size_t len)
 	return 0;
 }
 
+/* Append field @field compared with @op to the number @value. */
+static void add_field(struct audit_rule_data *rule, __u32 field, __u32 op,
+		      __u32 value)
+{
+	__u32 i = rule->field_count++;
+
+	rule->fields[i] = field;
+	rule->fieldflags[i] = op;
+	rule->values[i] = value;
+}
+
 /* A new exit rule for @syscall on x86_64, with room for @strings bytes. */
 static struct audit_rule_data *exit_rule(int syscall, size_t strings)
 {
@@ -113,10 +124,7 @@ static struct audit_rule_data *exit_rule(int syscall, size_t strings)
 	rule->flags = AUDIT_FILTER_EXIT;
 	rule->action = AUDIT_ALWAYS;
 	rule->mask[syscall / 32] |= 1U << (syscall % 32);
-	rule->fields[0] = AUDIT_ARCH;
-	rule->fieldflags[0] = AUDIT_EQUAL;
-	rule->values[0] = AUDIT_ARCH_X86_64;
-	rule->field_count = 1;
+	add_field(rule, AUDIT_ARCH, AUDIT_EQUAL, AUDIT_ARCH_X86_64);
 	return rule;
 }
 
@@ -127,10 +135,7 @@ static int add_eacces_open_rule(void)
 
 	if (!rule)
 		return fail("allocate the rule", errno);
-	rule->fields[1] = AUDIT_EXIT;
-	rule->fieldflags[1] = AUDIT_EQUAL;
-	rule->values[1] = (__u32)-EACCES;
-	rule->field_count = 2;
+	add_field(rule, AUDIT_EXIT, AUDIT_EQUAL, (__u32)-EACCES);
 	rc = send_rule(rule, sizeof(*rule));
 	free(rule);
 	return rc;
@@ -141,11 +146,8 @@ static void add_string_field(struct audit_rule_data *rule, __u32 field,
 			     __u32 op, const char *value)
 {
 	size_t len = strlen(value);
-	__u32 i = rule->field_count++;
 
-	rule->fields[i] = field;
-	rule->fieldflags[i] = op;
-	rule->values[i] = len;
+	add_field(rule, field, op, len);
 	memcpy(rule->buf + rule->buflen, value, len);
 	rule->buflen += len;
 }
@@ -204,12 +206,8 @@ static int add_lsm_field_rule(const char *key, const char *syscall,
 		return fail("allocate the rule", errno);
 	add_string_field(rule, field_id, op_id, value);
 	if (a1_low) {
-		rule->fields[rule->field_count] = AUDIT_ARG1;
-		rule->fieldflags[rule->field_count] = AUDIT_GREATER_THAN_OR_EQUAL;
-		rule->values[rule->field_count++] = low;
-		rule->fields[rule->field_count] = AUDIT_ARG1;
-		rule->fieldflags[rule->field_count] = AUDIT_LESS_THAN_OR_EQUAL;
-		rule->values[rule->field_count++] = high;
+		add_field(rule, AUDIT_ARG1, AUDIT_GREATER_THAN_OR_EQUAL, low);
+		add_field(rule, AUDIT_ARG1, AUDIT_LESS_THAN_OR_EQUAL, high);
 	}
 	add_string_field(rule, AUDIT_FILTERKEY, AUDIT_EQUAL, key);
 	rc = send_rule(rule, sizeof(*rule) + rule->buflen);

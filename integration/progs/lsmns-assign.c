@@ -27,6 +27,7 @@
 /* The ABI header, as the kernel series installs it (kernel/uapi/). */
 #include "../../kernel/uapi/linux/lsmns.h"
 #include "lsmns-cmdline.h"
+#include "lsmns-request.h"
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,11 +39,6 @@
 #include <unistd.h>
 
 #define ASSIGN "/sys/kernel/security/lsmns/assign"
-
-struct req {
-	size_t size;
-	unsigned char buf[LSMNS_MAX_REQUEST_SIZE + 64];
-};
 
 static uint64_t lsm_id(const char *name)
 {
@@ -68,37 +64,7 @@ static uint32_t lsm_mode(const char *name)
 	return strtoul(name, NULL, 0);
 }
 
-static void req_init(struct req *r, int pidfd, uint64_t interface_lsm)
-{
-	struct lsmns_assign_hdr *h = (void *)r->buf;
-
-	memset(r, 0, sizeof(*r));
-	h->version = LSMNS_ABI_VERSION;
-	h->pidfd = pidfd;
-	h->interface_lsm = interface_lsm;
-	r->size = sizeof(*h);
-	h->size = r->size;
-}
-
-static void req_add(struct req *r, uint64_t id, uint32_t mode, const char *ctx)
-{
-	struct lsmns_assign_hdr *h = (void *)r->buf;
-	struct lsmns_entry *e = (void *)(r->buf + r->size);
-	struct lsm_ctx *c = (void *)(e + 1);
-	size_t clen = ctx ? strlen(ctx) + 1 : 0;
-
-	e->mode = mode;
-	c->id = id;
-	c->ctx_len = clen;
-	c->len = (sizeof(*c) + clen + 7) & ~(size_t)7;
-	if (ctx)
-		memcpy(c->ctx, ctx, clen);
-	r->size += sizeof(*e) + c->len;
-	h->size = r->size;
-	h->nentries++;
-}
-
-static int parse_entry(struct req *r, char *arg)
+static int parse_entry(struct lsmns_req *r, char *arg)
 {
 	char *lsm = strtok(arg, ":");
 	char *mode = strtok(NULL, ":");
@@ -106,12 +72,12 @@ static int parse_entry(struct req *r, char *arg)
 
 	if (!lsm || !mode)
 		return -1;
-	req_add(r, lsm_id(lsm), lsm_mode(mode), ctx);
+	lsmns_req_add(r, lsm_id(lsm), lsm_mode(mode), ctx);
 	return 0;
 }
 
 /* Write @r; return 0 or the errno, and the result read back in @res. */
-static int req_write(int fd, const struct req *r,
+static int req_write(int fd, const struct lsmns_req *r,
 		     struct lsmns_assign_result *res)
 {
 	int err = 0;
@@ -180,7 +146,7 @@ static int wait_status(pid_t pid)
 
 static int cmd_run(int argc, char **argv)
 {
-	static struct req r;
+	static struct lsmns_req r;
 	struct lsmns_assign_result res;
 	uint64_t iface = 0;
 	int i = 0, fd, go, pidfd, err;
@@ -190,7 +156,7 @@ static int cmd_run(int argc, char **argv)
 		iface = lsm_id(argv[1]);
 		i = 2;
 	}
-	req_init(&r, -1, iface);
+	lsmns_req_init(&r, -1, iface);
 	for (; i < argc && strcmp(argv[i], "--"); i++)
 		if (parse_entry(&r, argv[i])) {
 			fprintf(stderr, "lsmns-assign: bad entry %s\n", argv[i]);
@@ -249,7 +215,7 @@ static const char *errno_name(int err)
 
 static int cmd_pid(int argc, char **argv)
 {
-	static struct req r;
+	static struct lsmns_req r;
 	struct lsmns_assign_result res;
 	uint64_t iface = 0;
 	int i = 1, fd, pidfd, err;
@@ -268,7 +234,7 @@ static int cmd_pid(int argc, char **argv)
 			strerror(errno));
 		return 125;
 	}
-	req_init(&r, pidfd, iface);
+	lsmns_req_init(&r, pidfd, iface);
 	for (; i < argc; i++)
 		if (parse_entry(&r, argv[i])) {
 			fprintf(stderr, "lsmns-assign: bad entry %s\n", argv[i]);
@@ -337,7 +303,7 @@ struct ctx {
 	uint64_t a, b;	/* two running LSMs */
 };
 
-static void expect(struct ctx *t, struct req *r, int want, int want_index,
+static void expect(struct ctx *t, struct lsmns_req *r, int want, int want_index,
 		   const char *desc)
 {
 	struct lsmns_assign_result res;
@@ -354,16 +320,16 @@ static void expect(struct ctx *t, struct req *r, int want, int want_index,
 		       (int)res.failed_index);
 }
 
-static void base(struct ctx *t, struct req *r)
+static void base(struct ctx *t, struct lsmns_req *r)
 {
-	req_init(r, t->pidfd, 0);
-	req_add(r, t->a, LSMNS_MODE_ACTIVE, NULL);
-	req_add(r, t->b, LSMNS_MODE_HIDDEN, NULL);
+	lsmns_req_init(r, t->pidfd, 0);
+	lsmns_req_add(r, t->a, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(r, t->b, LSMNS_MODE_HIDDEN, NULL);
 }
 
 static int cmd_errno(void)
 {
-	static struct req r;
+	static struct lsmns_req r;
 	struct ctx t;
 	struct lsmns_assign_hdr *h = (void *)r.buf;
 	uint64_t all[3] = { LSM_ID_SELINUX, LSM_ID_SMACK, LSM_ID_APPARMOR };
@@ -405,40 +371,40 @@ static int cmd_errno(void)
 	r.size = LSMNS_MAX_REQUEST_SIZE + 8;
 	h->size = r.size;
 	expect(&t, &r, E2BIG, -2, "oversize request: E2BIG");
-	req_init(&r, t.pidfd, 0);
+	lsmns_req_init(&r, t.pidfd, 0);
 	expect(&t, &r, EINVAL, LSMNS_NO_INDEX, "empty list: EINVAL");
-	req_init(&r, t.pidfd, 0);
+	lsmns_req_init(&r, t.pidfd, 0);
 	for (i = 0; i < LSMNS_MAX_ENTRIES + 1; i++)
-		req_add(&r, t.a, LSMNS_MODE_ACTIVE, NULL);
+		lsmns_req_add(&r, t.a, LSMNS_MODE_ACTIVE, NULL);
 	expect(&t, &r, E2BIG, LSMNS_NO_INDEX, "too many entries: E2BIG");
 
 	/* Entries. */
 	base(&t, &r);
-	req_add(&r, LSM_ID_CAPABILITY, LSMNS_MODE_HIDDEN, NULL);
+	lsmns_req_add(&r, LSM_ID_CAPABILITY, LSMNS_MODE_HIDDEN, NULL);
 	expect(&t, &r, ENOENT, 2, "LSM that cannot be namespaced: ENOENT");
 	base(&t, &r);
-	req_add(&r, 9999, LSMNS_MODE_HIDDEN, NULL);
+	lsmns_req_add(&r, 9999, LSMNS_MODE_HIDDEN, NULL);
 	expect(&t, &r, ENOENT, 2, "unknown LSM id: ENOENT");
 	base(&t, &r);
-	req_add(&r, t.b, LSMNS_MODE_HIDDEN, NULL);
+	lsmns_req_add(&r, t.b, LSMNS_MODE_HIDDEN, NULL);
 	expect(&t, &r, EEXIST, 2, "duplicate LSM: EEXIST");
-	req_init(&r, t.pidfd, 0);
-	req_add(&r, t.a, LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, t.b, 7, NULL);
+	lsmns_req_init(&r, t.pidfd, 0);
+	lsmns_req_add(&r, t.a, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, t.b, 7, NULL);
 	expect(&t, &r, EINVAL, 1, "bad mode: EINVAL");
-	req_init(&r, t.pidfd, 0);
-	req_add(&r, t.a, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_init(&r, t.pidfd, 0);
+	lsmns_req_add(&r, t.a, LSMNS_MODE_ACTIVE, NULL);
 	if (!releasable(t.b)) {
-		req_add(&r, t.b, LSMNS_MODE_RELEASED, NULL);
+		lsmns_req_add(&r, t.b, LSMNS_MODE_RELEASED, NULL);
 		expect(&t, &r, EPERM, 1,
 		       "released without lsmns.releasable=: EPERM");
 	} else {
-		req_add(&r, t.b, LSMNS_MODE_RELEASED, "ctx");
+		lsmns_req_add(&r, t.b, LSMNS_MODE_RELEASED, "ctx");
 		expect(&t, &r, EINVAL, 1, "released with a context: EINVAL");
 	}
-	req_init(&r, t.pidfd, 0);
-	req_add(&r, t.a, LSMNS_MODE_HIDDEN, NULL);
-	req_add(&r, t.b, LSMNS_MODE_HIDDEN, NULL);
+	lsmns_req_init(&r, t.pidfd, 0);
+	lsmns_req_add(&r, t.a, LSMNS_MODE_HIDDEN, NULL);
+	lsmns_req_add(&r, t.b, LSMNS_MODE_HIDDEN, NULL);
 	expect(&t, &r, EINVAL, LSMNS_NO_INDEX, "nothing active: EINVAL");
 	base(&t, &r);
 	h->interface_lsm = t.b;
@@ -446,24 +412,24 @@ static int cmd_errno(void)
 	base(&t, &r);
 	((struct lsm_ctx *)(r.buf + sizeof(*h) + sizeof(struct lsmns_entry)))->flags = 1;
 	expect(&t, &r, EINVAL, 0, "lsm_ctx flags set: EINVAL");
-	req_init(&r, t.pidfd, 0);
-	req_add(&r, t.a, LSMNS_MODE_ACTIVE, "abc");
+	lsmns_req_init(&r, t.pidfd, 0);
+	lsmns_req_add(&r, t.a, LSMNS_MODE_ACTIVE, "abc");
 	((struct lsm_ctx *)(r.buf + sizeof(*h) + sizeof(struct lsmns_entry)))->ctx[3] = 'x';
 	expect(&t, &r, EINVAL, 0, "context not NUL-terminated: EINVAL");
-	req_init(&r, t.pidfd, 0);
-	req_add(&r, t.a, LSMNS_MODE_ACTIVE, "abc");
+	lsmns_req_init(&r, t.pidfd, 0);
+	lsmns_req_add(&r, t.a, LSMNS_MODE_ACTIVE, "abc");
 	((struct lsm_ctx *)(r.buf + sizeof(*h) + sizeof(struct lsmns_entry)))->len += 8;
 	expect(&t, &r, EINVAL, 0, "lsm_ctx.len not the aligned size: EINVAL");
 	{
 		static char big[LSMNS_MAX_CTX_LEN + 8];
 
 		memset(big, 'a', LSMNS_MAX_CTX_LEN + 1);
-		req_init(&r, t.pidfd, 0);
-		req_add(&r, t.a, LSMNS_MODE_ACTIVE, big);
+		lsmns_req_init(&r, t.pidfd, 0);
+		lsmns_req_add(&r, t.a, LSMNS_MODE_ACTIVE, big);
 		expect(&t, &r, E2BIG, 0, "context too long: E2BIG");
 	}
-	req_init(&r, t.pidfd, 0);
-	req_add(&r, t.a, LSMNS_MODE_ACTIVE, "no-such-context-lsmns");
+	lsmns_req_init(&r, t.pidfd, 0);
+	lsmns_req_add(&r, t.a, LSMNS_MODE_ACTIVE, "no-such-context-lsmns");
 	expect(&t, &r, EINVAL, 0, "context the LSM does not know: EINVAL");
 
 	/* Target. */
@@ -487,21 +453,21 @@ static int cmd_errno(void)
 	 * Success, then second assignments while the first is pending: one
 	 * that narrows replaces it, one that widens what is pending is EBUSY.
 	 */
-	req_init(&r, t.pidfd, 0);
-	req_add(&r, t.a, LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, t.b, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_init(&r, t.pidfd, 0);
+	lsmns_req_add(&r, t.a, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, t.b, LSMNS_MODE_ACTIVE, NULL);
 	expect(&t, &r, 0, LSMNS_NO_INDEX, "valid request: success");
 	base(&t, &r);
 	expect(&t, &r, 0, LSMNS_NO_INDEX,
 	       "second assignment that narrows the pending one: success");
-	req_init(&r, t.pidfd, 0);
-	req_add(&r, t.a, LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, t.b, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_init(&r, t.pidfd, 0);
+	lsmns_req_add(&r, t.a, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, t.b, LSMNS_MODE_ACTIVE, NULL);
 	expect(&t, &r, EBUSY, LSMNS_NO_INDEX,
 	       "second assignment wider than the pending one: EBUSY");
-	req_init(&r, t.pidfd, 0);
-	req_add(&r, t.a, LSMNS_MODE_HIDDEN, NULL);
-	req_add(&r, t.b, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_init(&r, t.pidfd, 0);
+	lsmns_req_add(&r, t.a, LSMNS_MODE_HIDDEN, NULL);
+	lsmns_req_add(&r, t.b, LSMNS_MODE_ACTIVE, NULL);
 	expect(&t, &r, EBUSY, LSMNS_NO_INDEX,
 	       "second assignment showing an LSM the pending one hides: EBUSY");
 

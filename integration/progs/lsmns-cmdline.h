@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The guest programs' reading of the kernel command line, shared by
- * lsmns-assign.c and lsmns_abi_test.c.
+ * lsmns-assign.c and lsmns_abi_test.c (requests: lsmns-request.h).
  */
 #ifndef LSMNS_CMDLINE_H
 #define LSMNS_CMDLINE_H

@@ -42,6 +42,7 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include "kselftest_harness.h"
 #include "lsmns-cmdline.h"
+#include "lsmns-request.h"
 #pragma GCC diagnostic pop
 
 #define ASSIGN		"/sys/kernel/security/lsmns/assign"
@@ -63,48 +64,11 @@
 
 /* ---- requests ---- */
 
-struct req {
-	size_t size;
-	unsigned char buf[LSMNS_MAX_REQUEST_SIZE + 64];
-};
-
 /* One per test process (the harness forks each test). */
-static struct req r;
-
-static struct lsmns_assign_hdr *hdr(struct req *q)
-{
-	return (struct lsmns_assign_hdr *)q->buf;
-}
-
-static void req_init(struct req *q, int pidfd)
-{
-	memset(q, 0, sizeof(*q));
-	hdr(q)->version = LSMNS_ABI_VERSION;
-	hdr(q)->pidfd = pidfd;
-	q->size = sizeof(struct lsmns_assign_hdr);
-	hdr(q)->size = q->size;
-}
-
-/* Append an entry; @ctx NULL means ctx_len 0 (keep the current context). */
-static void req_add(struct req *q, __u64 id, __u32 mode, const char *ctx)
-{
-	struct lsmns_entry *e = (void *)(q->buf + q->size);
-	struct lsm_ctx *c = (void *)(e + 1);
-	size_t clen = ctx ? strlen(ctx) + 1 : 0;
-
-	e->mode = mode;
-	c->id = id;
-	c->ctx_len = clen;
-	c->len = (sizeof(*c) + clen + 7) & ~(size_t)7;
-	if (ctx)
-		memcpy(c->ctx, ctx, clen);
-	q->size += sizeof(*e) + c->len;
-	hdr(q)->size = q->size;
-	hdr(q)->nentries++;
-}
+static struct lsmns_req r;
 
 /* Entry @i of @q and its lsm_ctx. */
-static struct lsmns_entry *req_entry(struct req *q, unsigned int i)
+static struct lsmns_entry *req_entry(struct lsmns_req *q, unsigned int i)
 {
 	size_t off = sizeof(struct lsmns_assign_hdr);
 	struct lsmns_entry *e;
@@ -117,7 +81,7 @@ static struct lsmns_entry *req_entry(struct req *q, unsigned int i)
 	}
 }
 
-static struct lsm_ctx *req_ctx(struct req *q, unsigned int i)
+static struct lsm_ctx *req_ctx(struct lsmns_req *q, unsigned int i)
 {
 	return (struct lsm_ctx *)(req_entry(q, i) + 1);
 }
@@ -137,7 +101,7 @@ static int write_buf(int fd, const void *buf, size_t len,
 	return err;
 }
 
-static int req_write(int fd, struct req *q, struct lsmns_assign_result *res)
+static int req_write(int fd, struct lsmns_req *q, struct lsmns_assign_result *res)
 {
 	return write_buf(fd, q->buf, q->size, res);
 }
@@ -497,11 +461,11 @@ FIXTURE_TEARDOWN(assign)
 }
 
 /* The request most tests start from: a active, b hidden. */
-static void base(FIXTURE_DATA(assign) *self, struct req *q)
+static void base(FIXTURE_DATA(assign) *self, struct lsmns_req *q)
 {
-	req_init(q, self->t.pidfd);
-	req_add(q, self->a, LSMNS_MODE_ACTIVE, NULL);
-	req_add(q, self->b, LSMNS_MODE_HIDDEN, NULL);
+	lsmns_req_init(q, self->t.pidfd, 0);
+	lsmns_req_add(q, self->a, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(q, self->b, LSMNS_MODE_HIDDEN, NULL);
 }
 
 /*
@@ -537,7 +501,7 @@ TEST_F(assign, valid_request_with_interface_lsm)
 {
 	base(self, &r);
 	req_entry(&r, 1)->mode = LSMNS_MODE_ACTIVE;
-	hdr(&r)->interface_lsm = self->b;
+	lsmns_req_hdr(&r)->interface_lsm = self->b;
 	EXPECT_ASSIGN(&r, 0, LSMNS_NO_INDEX);
 }
 
@@ -594,7 +558,7 @@ TEST_F(assign, oversize_request_e2big)
 {
 	base(self, &r);
 	r.size = LSMNS_MAX_REQUEST_SIZE + 8;
-	hdr(&r)->size = r.size;
+	lsmns_req_hdr(&r)->size = r.size;
 	EXPECT_ASSIGN(&r, E2BIG, LSMNS_NO_INDEX);
 }
 
@@ -612,24 +576,24 @@ TEST_F(assign, unreadable_buffer_efault)
 TEST_F(assign, size_field_disagrees_einval)
 {
 	base(self, &r);
-	hdr(&r)->size += 8;
+	lsmns_req_hdr(&r)->size += 8;
 	EXPECT_ASSIGN(&r, EINVAL, LSMNS_NO_INDEX);
 }
 
 TEST_F(assign, truncated_entry_einval)
 {
 	base(self, &r);
-	hdr(&r)->nentries = 3;	/* the third one is missing */
+	lsmns_req_hdr(&r)->nentries = 3;	/* the third one is missing */
 	EXPECT_ASSIGN(&r, EINVAL, 2);
 }
 
 TEST_F(assign, context_beyond_request_einval)
 {
-	req_init(&r, self->t.pidfd);
-	req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, self->b, LSMNS_MODE_HIDDEN, "0123456789");
+	lsmns_req_init(&r, self->t.pidfd, 0);
+	lsmns_req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, self->b, LSMNS_MODE_HIDDEN, "0123456789");
 	r.size -= 8;		/* cut the context's tail off */
-	hdr(&r)->size = r.size;
+	lsmns_req_hdr(&r)->size = r.size;
 	EXPECT_ASSIGN(&r, EINVAL, 1);
 }
 
@@ -637,13 +601,13 @@ TEST_F(assign, trailing_bytes_einval)
 {
 	base(self, &r);
 	r.size += 8;
-	hdr(&r)->size = r.size;
+	lsmns_req_hdr(&r)->size = r.size;
 	EXPECT_ASSIGN(&r, EINVAL, LSMNS_NO_INDEX);
 }
 
 TEST_F(assign, empty_list_einval)
 {
-	req_init(&r, self->t.pidfd);
+	lsmns_req_init(&r, self->t.pidfd, 0);
 	EXPECT_ASSIGN(&r, EINVAL, LSMNS_NO_INDEX);
 }
 
@@ -651,9 +615,9 @@ TEST_F(assign, too_many_entries_e2big)
 {
 	unsigned int i;
 
-	req_init(&r, self->t.pidfd);
+	lsmns_req_init(&r, self->t.pidfd, 0);
 	for (i = 0; i < LSMNS_MAX_ENTRIES + 1; i++)
-		req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
+		lsmns_req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
 	EXPECT_ASSIGN(&r, E2BIG, LSMNS_NO_INDEX);
 }
 
@@ -662,9 +626,9 @@ TEST_F(assign, context_too_long_e2big)
 	static char big[LSMNS_MAX_CTX_LEN + 8];
 
 	memset(big, 'a', LSMNS_MAX_CTX_LEN);	/* ctx_len MAX + 1 */
-	req_init(&r, self->t.pidfd);
-	req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, self->b, LSMNS_MODE_HIDDEN, big);
+	lsmns_req_init(&r, self->t.pidfd, 0);
+	lsmns_req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, self->b, LSMNS_MODE_HIDDEN, big);
 	EXPECT_ASSIGN(&r, E2BIG, 1);
 }
 
@@ -673,28 +637,28 @@ TEST_F(assign, context_too_long_e2big)
 TEST_F(assign, bad_version_eproto)
 {
 	base(self, &r);
-	hdr(&r)->version = LSMNS_ABI_VERSION + 1;
+	lsmns_req_hdr(&r)->version = LSMNS_ABI_VERSION + 1;
 	EXPECT_ASSIGN(&r, EPROTO, LSMNS_NO_INDEX);
 }
 
 TEST_F(assign, version_zero_eproto)
 {
 	base(self, &r);
-	hdr(&r)->version = 0;
+	lsmns_req_hdr(&r)->version = 0;
 	EXPECT_ASSIGN(&r, EPROTO, LSMNS_NO_INDEX);
 }
 
 TEST_F(assign, header_flags_einval)
 {
 	base(self, &r);
-	hdr(&r)->flags = 1;
+	lsmns_req_hdr(&r)->flags = 1;
 	EXPECT_ASSIGN(&r, EINVAL, LSMNS_NO_INDEX);
 }
 
 TEST_F(assign, header_reserved_einval)
 {
 	base(self, &r);
-	hdr(&r)->reserved = 1;
+	lsmns_req_hdr(&r)->reserved = 1;
 	EXPECT_ASSIGN(&r, EINVAL, LSMNS_NO_INDEX);
 }
 
@@ -708,14 +672,14 @@ TEST_F(assign, no_active_entry_einval)
 TEST_F(assign, interface_lsm_not_active_einval)
 {
 	base(self, &r);
-	hdr(&r)->interface_lsm = self->b;
+	lsmns_req_hdr(&r)->interface_lsm = self->b;
 	EXPECT_ASSIGN(&r, EINVAL, LSMNS_NO_INDEX);
 }
 
 TEST_F(assign, interface_lsm_not_namespaceable_einval)
 {
 	base(self, &r);
-	hdr(&r)->interface_lsm = LSM_ID_CAPABILITY;
+	lsmns_req_hdr(&r)->interface_lsm = LSM_ID_CAPABILITY;
 	EXPECT_ASSIGN(&r, EINVAL, LSMNS_NO_INDEX);
 }
 
@@ -724,21 +688,21 @@ TEST_F(assign, interface_lsm_not_namespaceable_einval)
 TEST_F(assign, unknown_lsm_id_enoent)
 {
 	base(self, &r);
-	req_add(&r, 9999, LSMNS_MODE_HIDDEN, NULL);
+	lsmns_req_add(&r, 9999, LSMNS_MODE_HIDDEN, NULL);
 	EXPECT_ASSIGN(&r, ENOENT, 2);
 }
 
 TEST_F(assign, lsm_not_namespaceable_enoent)
 {
 	base(self, &r);
-	req_add(&r, LSM_ID_CAPABILITY, LSMNS_MODE_HIDDEN, NULL);
+	lsmns_req_add(&r, LSM_ID_CAPABILITY, LSMNS_MODE_HIDDEN, NULL);
 	EXPECT_ASSIGN(&r, ENOENT, 2);
 }
 
 TEST_F(assign, duplicate_lsm_eexist)
 {
 	base(self, &r);
-	req_add(&r, self->a, LSMNS_MODE_HIDDEN, NULL);
+	lsmns_req_add(&r, self->a, LSMNS_MODE_HIDDEN, NULL);
 	EXPECT_ASSIGN(&r, EEXIST, 2);
 }
 
@@ -772,27 +736,27 @@ TEST_F(assign, ctx_flags_einval)
 
 TEST_F(assign, ctx_len_not_aligned_size_einval)
 {
-	req_init(&r, self->t.pidfd);
-	req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, self->b, LSMNS_MODE_HIDDEN, "abc");
+	lsmns_req_init(&r, self->t.pidfd, 0);
+	lsmns_req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, self->b, LSMNS_MODE_HIDDEN, "abc");
 	req_ctx(&r, 1)->len -= 8;	/* 32 + ctx_len 4 needs 40 */
 	EXPECT_ASSIGN(&r, EINVAL, 1);
 }
 
 TEST_F(assign, ctx_not_nul_terminated_einval)
 {
-	req_init(&r, self->t.pidfd);
-	req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, self->b, LSMNS_MODE_HIDDEN, "abc");
+	lsmns_req_init(&r, self->t.pidfd, 0);
+	lsmns_req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, self->b, LSMNS_MODE_HIDDEN, "abc");
 	req_ctx(&r, 1)->ctx[3] = 'x';
 	EXPECT_ASSIGN(&r, EINVAL, 1);
 }
 
 TEST_F(assign, ctx_embedded_nul_einval)
 {
-	req_init(&r, self->t.pidfd);
-	req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, self->b, LSMNS_MODE_HIDDEN, "abc");
+	lsmns_req_init(&r, self->t.pidfd, 0);
+	lsmns_req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, self->b, LSMNS_MODE_HIDDEN, "abc");
 	req_ctx(&r, 1)->ctx[1] = 0;
 	EXPECT_ASSIGN(&r, EINVAL, 1);
 }
@@ -813,8 +777,8 @@ TEST_F(assign, failed_index_written_back)
 			c = ns_lsms[i];
 	base(self, &r);
 	if (c)
-		req_add(&r, c, LSMNS_MODE_HIDDEN, NULL);
-	req_add(&r, 9999, LSMNS_MODE_HIDDEN, NULL);
+		lsmns_req_add(&r, c, LSMNS_MODE_HIDDEN, NULL);
+	lsmns_req_add(&r, 9999, LSMNS_MODE_HIDDEN, NULL);
 	ASSERT_EQ(ENOENT, req_write(self->fd, &r, &res));
 	EXPECT_EQ((__u32)LSMNS_ABI_VERSION, res.version);
 	EXPECT_EQ(-ENOENT, res.error);
@@ -844,9 +808,9 @@ TEST_F(assign, invalid_context_selinux_einval)
 {
 	if (!lsm_enabled(LSM_ID_SELINUX))
 		SKIP(return, "SELinux is not enabled");
-	req_init(&r, self->t.pidfd);
-	req_add(&r, other_lsm(LSM_ID_SELINUX), LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, LSM_ID_SELINUX, LSMNS_MODE_HIDDEN, SE_UNKNOWN);
+	lsmns_req_init(&r, self->t.pidfd, 0);
+	lsmns_req_add(&r, other_lsm(LSM_ID_SELINUX), LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, LSM_ID_SELINUX, LSMNS_MODE_HIDDEN, SE_UNKNOWN);
 	EXPECT_ASSIGN(&r, EINVAL, 1);
 }
 
@@ -854,9 +818,9 @@ TEST_F(assign, invalid_context_smack_einval)
 {
 	if (!lsm_enabled(LSM_ID_SMACK))
 		SKIP(return, "Smack is not enabled");
-	req_init(&r, self->t.pidfd);
-	req_add(&r, other_lsm(LSM_ID_SMACK), LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, LSM_ID_SMACK, LSMNS_MODE_HIDDEN, SMACK_UNKNOWN);
+	lsmns_req_init(&r, self->t.pidfd, 0);
+	lsmns_req_add(&r, other_lsm(LSM_ID_SMACK), LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, LSM_ID_SMACK, LSMNS_MODE_HIDDEN, SMACK_UNKNOWN);
 	EXPECT_ASSIGN(&r, EINVAL, 1);
 }
 
@@ -864,9 +828,9 @@ TEST_F(assign, invalid_context_apparmor_einval)
 {
 	if (!lsm_enabled(LSM_ID_APPARMOR))
 		SKIP(return, "AppArmor is not enabled");
-	req_init(&r, self->t.pidfd);
-	req_add(&r, other_lsm(LSM_ID_APPARMOR), LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, LSM_ID_APPARMOR, LSMNS_MODE_HIDDEN, AA_UNKNOWN);
+	lsmns_req_init(&r, self->t.pidfd, 0);
+	lsmns_req_add(&r, other_lsm(LSM_ID_APPARMOR), LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, LSM_ID_APPARMOR, LSMNS_MODE_HIDDEN, AA_UNKNOWN);
 	EXPECT_ASSIGN(&r, EINVAL, 1);
 }
 
@@ -877,9 +841,9 @@ TEST_F(assign, selinux_policy_refuses_eacces)
 {
 	if (!selinux_policy())
 		SKIP(return, "the lsmns SELinux policy is not loaded");
-	req_init(&r, self->t.pidfd);
-	req_add(&r, other_lsm(LSM_ID_SELINUX), LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, LSM_ID_SELINUX, LSMNS_MODE_ACTIVE, SE_FILE_TYPE);
+	lsmns_req_init(&r, self->t.pidfd, 0);
+	lsmns_req_add(&r, other_lsm(LSM_ID_SELINUX), LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, LSM_ID_SELINUX, LSMNS_MODE_ACTIVE, SE_FILE_TYPE);
 	EXPECT_ASSIGN(&r, EACCES, 1);
 }
 
@@ -893,9 +857,9 @@ TEST_F(assign, selinux_mcs_transition_refused_eacces)
 		SKIP(return, "the lsmns SELinux policy is not loaded");
 	ASSERT_EQ(0, target_start(&self->u, prep_selinux_exec, SE_CONTAINER,
 				  "wait"));
-	req_init(&r, self->u.pidfd);
-	req_add(&r, other_lsm(LSM_ID_SELINUX), LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, LSM_ID_SELINUX, LSMNS_MODE_ACTIVE, SE_CONTAINER_OTHER);
+	lsmns_req_init(&r, self->u.pidfd, 0);
+	lsmns_req_add(&r, other_lsm(LSM_ID_SELINUX), LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, LSM_ID_SELINUX, LSMNS_MODE_ACTIVE, SE_CONTAINER_OTHER);
 	EXPECT_ASSIGN(&r, EACCES, 1);
 }
 
@@ -907,9 +871,9 @@ TEST_F(assign, apparmor_confined_target_eacces)
 		     AA_CONFINED, AA_OTHER);
 	ASSERT_EQ(0, target_start(&self->u, prep_apparmor_profile,
 				  AA_CONFINED, NULL));
-	req_init(&r, self->u.pidfd);
-	req_add(&r, other_lsm(LSM_ID_APPARMOR), LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, LSM_ID_APPARMOR, LSMNS_MODE_ACTIVE, AA_OTHER);
+	lsmns_req_init(&r, self->u.pidfd, 0);
+	lsmns_req_add(&r, other_lsm(LSM_ID_APPARMOR), LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, LSM_ID_APPARMOR, LSMNS_MODE_ACTIVE, AA_OTHER);
 	EXPECT_ASSIGN(&r, EACCES, 1);
 }
 
@@ -922,21 +886,21 @@ TEST_F(assign, pidfd_closed_ebadf)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, close(fd));
 	base(self, &r);
-	hdr(&r)->pidfd = fd;
+	lsmns_req_hdr(&r)->pidfd = fd;
 	EXPECT_ASSIGN(&r, EBADF, LSMNS_NO_INDEX);
 }
 
 TEST_F(assign, pidfd_negative_ebadf)
 {
 	base(self, &r);
-	hdr(&r)->pidfd = -1;
+	lsmns_req_hdr(&r)->pidfd = -1;
 	EXPECT_ASSIGN(&r, EBADF, LSMNS_NO_INDEX);
 }
 
 TEST_F(assign, not_a_pidfd_ebadf)
 {
 	base(self, &r);
-	hdr(&r)->pidfd = self->fd;
+	lsmns_req_hdr(&r)->pidfd = self->fd;
 	EXPECT_ASSIGN(&r, EBADF, LSMNS_NO_INDEX);
 }
 
@@ -968,7 +932,7 @@ TEST_F(assign, ptrace_denied_eacces)
 	ASSERT_EQ(0, target_start(&self->u, prep_nondumpable, NULL, NULL));
 	ASSERT_EQ(0, drop_cap(CAP_SYS_PTRACE));
 	base(self, &r);
-	hdr(&r)->pidfd = self->u.pidfd;
+	lsmns_req_hdr(&r)->pidfd = self->u.pidfd;
 	EXPECT_ASSIGN(&r, EACCES, LSMNS_NO_INDEX);
 }
 
@@ -977,7 +941,7 @@ TEST_F(assign, ptrace_nondumpable_with_cap_accepted)
 {
 	ASSERT_EQ(0, target_start(&self->u, prep_nondumpable, NULL, NULL));
 	base(self, &r);
-	hdr(&r)->pidfd = self->u.pidfd;
+	lsmns_req_hdr(&r)->pidfd = self->u.pidfd;
 	EXPECT_ASSIGN(&r, 0, LSMNS_NO_INDEX);
 }
 
@@ -988,9 +952,9 @@ TEST_F(assign, second_narrowing_accepted)
 	struct lsmns_assign_result res;
 	__u64 first;
 
-	req_init(&r, self->t.pidfd);
-	req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, self->b, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_init(&r, self->t.pidfd, 0);
+	lsmns_req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, self->b, LSMNS_MODE_ACTIVE, NULL);
 	ASSERT_EQ(0, req_write(self->fd, &r, &res));
 	first = res.ns_id;
 	base(self, &r);
@@ -1004,9 +968,9 @@ TEST_F(assign, second_widening_ebusy)
 {
 	base(self, &r);
 	EXPECT_ASSIGN(&r, 0, LSMNS_NO_INDEX);
-	req_init(&r, self->t.pidfd);
-	req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, self->b, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_init(&r, self->t.pidfd, 0);
+	lsmns_req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, self->b, LSMNS_MODE_ACTIVE, NULL);
 	EXPECT_ASSIGN(&r, EBUSY, LSMNS_NO_INDEX);
 }
 
@@ -1014,9 +978,9 @@ TEST_F(assign, second_showing_hidden_lsm_ebusy)
 {
 	base(self, &r);
 	EXPECT_ASSIGN(&r, 0, LSMNS_NO_INDEX);
-	req_init(&r, self->t.pidfd);
-	req_add(&r, self->a, LSMNS_MODE_HIDDEN, NULL);
-	req_add(&r, self->b, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_init(&r, self->t.pidfd, 0);
+	lsmns_req_add(&r, self->a, LSMNS_MODE_HIDDEN, NULL);
+	lsmns_req_add(&r, self->b, LSMNS_MODE_ACTIVE, NULL);
 	EXPECT_ASSIGN(&r, EBUSY, LSMNS_NO_INDEX);
 }
 
@@ -1032,9 +996,9 @@ TEST_F(assign, second_after_failed_exec_ebusy)
 	ASSERT_EQ(8, write(fd, "\1\2\3\4\5\6\7\10", 8));
 	ASSERT_EQ(0, fchmod(fd, 0755));
 	close(fd);
-	req_init(&r, self->t.pidfd);
-	req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, self->b, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_init(&r, self->t.pidfd, 0);
+	lsmns_req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, self->b, LSMNS_MODE_ACTIVE, NULL);
 	EXPECT_ASSIGN(&r, 0, LSMNS_NO_INDEX);
 	rep = target_exec(&self->t, path, "wait", -1);
 	unlink(path);
@@ -1053,9 +1017,9 @@ TEST_F(assign, nested_widening_ebusy)
 	EXPECT_ASSIGN(&r, 0, LSMNS_NO_INDEX);
 	rep = target_exec(&self->t, SELF_EXE, "wait", -1);
 	ASSERT_EQ('R', rep.tag);
-	req_init(&r, self->t.pidfd);
-	req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, self->b, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_init(&r, self->t.pidfd, 0);
+	lsmns_req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, self->b, LSMNS_MODE_ACTIVE, NULL);
 	EXPECT_ASSIGN(&r, EBUSY, LSMNS_NO_INDEX);
 }
 
@@ -1096,9 +1060,9 @@ TEST_F(assign, release_not_releasable_eperm)
 			rel = ns_lsms[i];
 	if (!rel)
 		SKIP(return, "lsmns.releasable= names every LSM");
-	req_init(&r, self->t.pidfd);
-	req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, rel, LSMNS_MODE_RELEASED, NULL);
+	lsmns_req_init(&r, self->t.pidfd, 0);
+	lsmns_req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, rel, LSMNS_MODE_RELEASED, NULL);
 	EXPECT_ASSIGN(&r, EPERM, 1);
 }
 
@@ -1108,9 +1072,9 @@ TEST_F(assign, release_with_context_einval)
 
 	if (!rel)
 		SKIP(return, "no LSM is named in lsmns.releasable=");
-	req_init(&r, self->t.pidfd);
-	req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, rel, LSMNS_MODE_RELEASED, "ctx");
+	lsmns_req_init(&r, self->t.pidfd, 0);
+	lsmns_req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, rel, LSMNS_MODE_RELEASED, "ctx");
 	EXPECT_ASSIGN(&r, EINVAL, 1);
 }
 
@@ -1122,9 +1086,9 @@ TEST_F(assign, release_accepted)
 		SKIP(return, "no LSM is named in lsmns.releasable=");
 	if (rel == LSM_ID_SELINUX && !selinux_policy())
 		SKIP(return, "the lsmns SELinux policy is not loaded");
-	req_init(&r, self->t.pidfd);
-	req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, rel, LSMNS_MODE_RELEASED, NULL);
+	lsmns_req_init(&r, self->t.pidfd, 0);
+	lsmns_req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, rel, LSMNS_MODE_RELEASED, NULL);
 	EXPECT_ASSIGN(&r, 0, LSMNS_NO_INDEX);
 }
 
@@ -1134,9 +1098,9 @@ TEST_F(assign, release_refused_smack_eacces)
 	if (!lsm_enabled(LSM_ID_SMACK) || !releasable(LSM_ID_SMACK))
 		SKIP(return, "Smack is not enabled or not in lsmns.releasable=");
 	ASSERT_EQ(0, target_start(&self->u, prep_smack_label, SMACK_OTHER, NULL));
-	req_init(&r, self->u.pidfd);
-	req_add(&r, other_lsm(LSM_ID_SMACK), LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, LSM_ID_SMACK, LSMNS_MODE_RELEASED, NULL);
+	lsmns_req_init(&r, self->u.pidfd, 0);
+	lsmns_req_add(&r, other_lsm(LSM_ID_SMACK), LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, LSM_ID_SMACK, LSMNS_MODE_RELEASED, NULL);
 	EXPECT_ASSIGN(&r, EACCES, 1);
 }
 
@@ -1149,9 +1113,9 @@ TEST_F(assign, release_refused_apparmor_eacces)
 		SKIP(return, "AppArmor profile %s is not loaded", AA_CONFINED);
 	ASSERT_EQ(0, target_start(&self->u, prep_apparmor_profile,
 				  AA_CONFINED, NULL));
-	req_init(&r, self->u.pidfd);
-	req_add(&r, other_lsm(LSM_ID_APPARMOR), LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, LSM_ID_APPARMOR, LSMNS_MODE_RELEASED, NULL);
+	lsmns_req_init(&r, self->u.pidfd, 0);
+	lsmns_req_add(&r, other_lsm(LSM_ID_APPARMOR), LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, LSM_ID_APPARMOR, LSMNS_MODE_RELEASED, NULL);
 	EXPECT_ASSIGN(&r, EACCES, 1);
 }
 
@@ -1168,9 +1132,9 @@ TEST_F(assign, release_refused_selinux_eacces)
 		SKIP(return, "the lsmns SELinux policy is not loaded");
 	ASSERT_EQ(0, target_start(&self->u, prep_selinux_exec, SE_CONTAINER,
 				  "wait"));
-	req_init(&r, self->u.pidfd);
-	req_add(&r, other_lsm(LSM_ID_SELINUX), LSMNS_MODE_ACTIVE, NULL);
-	req_add(&r, LSM_ID_SELINUX, LSMNS_MODE_RELEASED, NULL);
+	lsmns_req_init(&r, self->u.pidfd, 0);
+	lsmns_req_add(&r, other_lsm(LSM_ID_SELINUX), LSMNS_MODE_ACTIVE, NULL);
+	lsmns_req_add(&r, LSM_ID_SELINUX, LSMNS_MODE_RELEASED, NULL);
 	EXPECT_ASSIGN(&r, EACCES, 1);
 }
 

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Building an LSM namespace assignment request (struct lsmns_assign_hdr,
+ * then one struct lsmns_entry + struct lsm_ctx per LSM), shared by
+ * lsmns-assign.c and lsmns_abi_test.c.  Include it after linux/lsmns.h
+ * and linux/lsm.h.
+ */
+#ifndef LSMNS_REQUEST_H
+#define LSMNS_REQUEST_H
+
+#include <stddef.h>
+#include <string.h>
+
+/* Room for the largest request the kernel takes, and a bit over it. */
+struct lsmns_req {
+	size_t size;
+	unsigned char buf[LSMNS_MAX_REQUEST_SIZE + 64];
+};
+
+static inline struct lsmns_assign_hdr *lsmns_req_hdr(struct lsmns_req *q)
+{
+	return (struct lsmns_assign_hdr *)q->buf;
+}
+
+/* An empty request for the task behind @pidfd. */
+static inline void lsmns_req_init(struct lsmns_req *q, int pidfd,
+				  __u64 interface_lsm)
+{
+	memset(q, 0, sizeof(*q));
+	lsmns_req_hdr(q)->version = LSMNS_ABI_VERSION;
+	lsmns_req_hdr(q)->pidfd = pidfd;
+	lsmns_req_hdr(q)->interface_lsm = interface_lsm;
+	q->size = sizeof(struct lsmns_assign_hdr);
+	lsmns_req_hdr(q)->size = q->size;
+}
+
+/* Append an entry; @ctx NULL means ctx_len 0 (keep the current context). */
+static inline void lsmns_req_add(struct lsmns_req *q, __u64 id, __u32 mode,
+				 const char *ctx)
+{
+	struct lsmns_entry *e = (void *)(q->buf + q->size);
+	struct lsm_ctx *c = (void *)(e + 1);
+	size_t clen = ctx ? strlen(ctx) + 1 : 0;
+
+	e->mode = mode;
+	c->id = id;
+	c->ctx_len = clen;
+	c->len = (sizeof(*c) + clen + 7) & ~(size_t)7;
+	if (ctx)
+		memcpy(c->ctx, ctx, clen);
+	q->size += sizeof(*e) + c->len;
+	lsmns_req_hdr(q)->size = q->size;
+	lsmns_req_hdr(q)->nentries++;
+}
+
+#endif /* LSMNS_REQUEST_H */
