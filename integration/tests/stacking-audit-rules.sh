@@ -110,6 +110,16 @@ expect no  ne "the host (SELinux user system_u, Smack _)"
 expect no  ne "Smack ContainerC (SELinux user system_u)" as_smack
 verify
 
+# A SELinux policy load makes audit initialise every LSM rule field again
+# (and free the old rules): the Smack and AppArmor parts come back too.
+check "SELinux policy loaded again" $P/load-policies selinux
+expect yes se "container_t, after the reload" as_selinux
+expect yes sm "Smack ContainerC, after the reload" as_smack
+expect no  sm "the host, after the reload"
+expect yes aa "profile lsmns-demo-apparmor, after the reload" as_apparmor
+expect yes eq "the host, after the reload"
+verify
+
 # An object field: obj_user valued with a Smack label matches the files
 # that carry it, whatever the secid owner's label of them.
 check "rule obj: obj_user=LsmnsAudObj on openat accepted" \
