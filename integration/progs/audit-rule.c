@@ -70,7 +70,7 @@ static int send_rule(const struct audit_rule_data *rule, size_t len)
 	} ack;
 	struct nlmsghdr *nlh;
 	ssize_t n;
-	int fd;
+	int fd, err;
 
 	nlh = calloc(1, NLMSG_SPACE(len));
 	if (!nlh)
@@ -89,12 +89,16 @@ static int send_rule(const struct audit_rule_data *rule, size_t len)
 	n = sendto(fd, nlh, nlh->nlmsg_len, 0, (struct sockaddr *)&kernel,
 		   sizeof(kernel));
 	free(nlh);
-	if (n < 0)
-		return fail("send AUDIT_ADD_RULE", errno);
+	if (n < 0) {
+		err = errno;
+		close(fd);
+		return fail("send AUDIT_ADD_RULE", err);
+	}
 	n = recv(fd, &ack, sizeof(ack), 0);
-	if (n < 0)
-		return fail("receive the acknowledgement", errno);
+	err = errno;
 	close(fd);
+	if (n < 0)
+		return fail("receive the acknowledgement", err);
 	if ((size_t)n < sizeof(ack) || ack.nlh.nlmsg_type != NLMSG_ERROR)
 		return fail("the kernel's answer", EPROTO);
 	if (ack.err.error)

@@ -171,7 +171,7 @@ static int cmd_run(int argc, char **argv)
 		return 125;
 	pid = spawn(&go, argv + i + 1);
 	pidfd = pidfd_open(pid);
-	((struct lsmns_assign_hdr *)r.buf)->pidfd = pidfd;
+	lsmns_req_hdr(&r)->pidfd = pidfd;
 	err = req_write(fd, &r, &res);
 	if (err) {
 		fprintf(stderr,
@@ -331,7 +331,7 @@ static int cmd_errno(void)
 {
 	static struct lsmns_req r;
 	struct ctx t;
-	struct lsmns_assign_hdr *h = (void *)r.buf;
+	struct lsmns_assign_hdr *h = lsmns_req_hdr(&r);
 	uint64_t all[3] = { LSM_ID_SELINUX, LSM_ID_SMACK, LSM_ID_APPARMOR };
 	int i, n = 0, fd2, st;
 	pid_t pid, dead;
@@ -410,15 +410,15 @@ static int cmd_errno(void)
 	h->interface_lsm = t.b;
 	expect(&t, &r, EINVAL, LSMNS_NO_INDEX, "interface LSM not active: EINVAL");
 	base(&t, &r);
-	((struct lsm_ctx *)(r.buf + sizeof(*h) + sizeof(struct lsmns_entry)))->flags = 1;
+	lsmns_req_ctx(&r, 0)->flags = 1;
 	expect(&t, &r, EINVAL, 0, "lsm_ctx flags set: EINVAL");
 	lsmns_req_init(&r, t.pidfd, 0);
 	lsmns_req_add(&r, t.a, LSMNS_MODE_ACTIVE, "abc");
-	((struct lsm_ctx *)(r.buf + sizeof(*h) + sizeof(struct lsmns_entry)))->ctx[3] = 'x';
+	lsmns_req_ctx(&r, 0)->ctx[3] = 'x';
 	expect(&t, &r, EINVAL, 0, "context not NUL-terminated: EINVAL");
 	lsmns_req_init(&r, t.pidfd, 0);
 	lsmns_req_add(&r, t.a, LSMNS_MODE_ACTIVE, "abc");
-	((struct lsm_ctx *)(r.buf + sizeof(*h) + sizeof(struct lsmns_entry)))->len += 8;
+	lsmns_req_ctx(&r, 0)->len += 8;
 	expect(&t, &r, EINVAL, 0, "lsm_ctx.len not the aligned size: EINVAL");
 	{
 		static char big[LSMNS_MAX_CTX_LEN + 8];

@@ -53,4 +53,25 @@ static inline void lsmns_req_add(struct lsmns_req *q, __u64 id, __u32 mode,
 	lsmns_req_hdr(q)->nentries++;
 }
 
+/* Entry @i of @q (the entries must be there: nothing is checked). */
+static inline struct lsmns_entry *lsmns_req_entry(struct lsmns_req *q,
+						  unsigned int i)
+{
+	size_t off = sizeof(struct lsmns_assign_hdr);
+	struct lsmns_entry *e;
+
+	for (;;) {
+		e = (void *)(q->buf + off);
+		if (!i--)
+			return e;
+		off += sizeof(*e) + ((struct lsm_ctx *)(e + 1))->len;
+	}
+}
+
+/* The lsm_ctx of entry @i of @q. */
+static inline struct lsm_ctx *lsmns_req_ctx(struct lsmns_req *q, unsigned int i)
+{
+	return (struct lsm_ctx *)(lsmns_req_entry(q, i) + 1);
+}
+
 #endif /* LSMNS_REQUEST_H */

@@ -67,25 +67,6 @@
 /* One per test process (the harness forks each test). */
 static struct lsmns_req r;
 
-/* Entry @i of @q and its lsm_ctx. */
-static struct lsmns_entry *req_entry(struct lsmns_req *q, unsigned int i)
-{
-	size_t off = sizeof(struct lsmns_assign_hdr);
-	struct lsmns_entry *e;
-
-	for (;;) {
-		e = (void *)(q->buf + off);
-		if (!i--)
-			return e;
-		off += sizeof(*e) + ((struct lsm_ctx *)(e + 1))->len;
-	}
-}
-
-static struct lsm_ctx *req_ctx(struct lsmns_req *q, unsigned int i)
-{
-	return (struct lsm_ctx *)(req_entry(q, i) + 1);
-}
-
 /* Write @len bytes of @buf; 0 or the errno; the result read back in @res. */
 static int write_buf(int fd, const void *buf, size_t len,
 		     struct lsmns_assign_result *res)
@@ -500,7 +481,7 @@ TEST_F(assign, valid_request)
 TEST_F(assign, valid_request_with_interface_lsm)
 {
 	base(self, &r);
-	req_entry(&r, 1)->mode = LSMNS_MODE_ACTIVE;
+	lsmns_req_entry(&r, 1)->mode = LSMNS_MODE_ACTIVE;
 	lsmns_req_hdr(&r)->interface_lsm = self->b;
 	EXPECT_ASSIGN(&r, 0, LSMNS_NO_INDEX);
 }
@@ -665,7 +646,7 @@ TEST_F(assign, header_reserved_einval)
 TEST_F(assign, no_active_entry_einval)
 {
 	base(self, &r);
-	req_entry(&r, 0)->mode = LSMNS_MODE_HIDDEN;
+	lsmns_req_entry(&r, 0)->mode = LSMNS_MODE_HIDDEN;
 	EXPECT_ASSIGN(&r, EINVAL, LSMNS_NO_INDEX);
 }
 
@@ -709,28 +690,28 @@ TEST_F(assign, duplicate_lsm_eexist)
 TEST_F(assign, mode_zero_einval)
 {
 	base(self, &r);
-	req_entry(&r, 1)->mode = 0;
+	lsmns_req_entry(&r, 1)->mode = 0;
 	EXPECT_ASSIGN(&r, EINVAL, 1);
 }
 
 TEST_F(assign, mode_too_high_einval)
 {
 	base(self, &r);
-	req_entry(&r, 1)->mode = LSMNS_MODE_RELEASED + 1;
+	lsmns_req_entry(&r, 1)->mode = LSMNS_MODE_RELEASED + 1;
 	EXPECT_ASSIGN(&r, EINVAL, 1);
 }
 
 TEST_F(assign, entry_reserved_einval)
 {
 	base(self, &r);
-	req_entry(&r, 1)->reserved = 1;
+	lsmns_req_entry(&r, 1)->reserved = 1;
 	EXPECT_ASSIGN(&r, EINVAL, 1);
 }
 
 TEST_F(assign, ctx_flags_einval)
 {
 	base(self, &r);
-	req_ctx(&r, 1)->flags = 1;
+	lsmns_req_ctx(&r, 1)->flags = 1;
 	EXPECT_ASSIGN(&r, EINVAL, 1);
 }
 
@@ -739,7 +720,7 @@ TEST_F(assign, ctx_len_not_aligned_size_einval)
 	lsmns_req_init(&r, self->t.pidfd, 0);
 	lsmns_req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
 	lsmns_req_add(&r, self->b, LSMNS_MODE_HIDDEN, "abc");
-	req_ctx(&r, 1)->len -= 8;	/* 32 + ctx_len 4 needs 40 */
+	lsmns_req_ctx(&r, 1)->len -= 8;	/* 32 + ctx_len 4 needs 40 */
 	EXPECT_ASSIGN(&r, EINVAL, 1);
 }
 
@@ -748,7 +729,7 @@ TEST_F(assign, ctx_not_nul_terminated_einval)
 	lsmns_req_init(&r, self->t.pidfd, 0);
 	lsmns_req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
 	lsmns_req_add(&r, self->b, LSMNS_MODE_HIDDEN, "abc");
-	req_ctx(&r, 1)->ctx[3] = 'x';
+	lsmns_req_ctx(&r, 1)->ctx[3] = 'x';
 	EXPECT_ASSIGN(&r, EINVAL, 1);
 }
 
@@ -757,7 +738,7 @@ TEST_F(assign, ctx_embedded_nul_einval)
 	lsmns_req_init(&r, self->t.pidfd, 0);
 	lsmns_req_add(&r, self->a, LSMNS_MODE_ACTIVE, NULL);
 	lsmns_req_add(&r, self->b, LSMNS_MODE_HIDDEN, "abc");
-	req_ctx(&r, 1)->ctx[1] = 0;
+	lsmns_req_ctx(&r, 1)->ctx[1] = 0;
 	EXPECT_ASSIGN(&r, EINVAL, 1);
 }
 
