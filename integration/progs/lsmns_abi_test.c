@@ -766,10 +766,8 @@ TEST_F(assign, failed_index_written_back)
 	EXPECT_EQ(c ? 3U : 2U, res.failed_index);
 	EXPECT_EQ(0U, res.reserved);
 	EXPECT_EQ(0ULL, res.ns_id);
-	/* Read again: the same result. */
-	memset(&res, 0, sizeof(res));
-	ASSERT_EQ((ssize_t)sizeof(res), read(self->fd, &res, sizeof(res)));
-	EXPECT_EQ(c ? 3U : 2U, res.failed_index);
+	/* The result is read once: then end of file until the next write. */
+	ASSERT_EQ(0, read(self->fd, &res, sizeof(res)));
 	/* A successful write clears it. */
 	base(self, &r);
 	EXPECT_ASSIGN(&r, 0, LSMNS_NO_INDEX);
@@ -781,6 +779,41 @@ TEST_F(assign, result_read_too_short_einval)
 
 	EXPECT_EQ(-1, read(self->fd, buf, sizeof(buf)));
 	EXPECT_EQ(EINVAL, errno);
+}
+
+/*
+ * A write's result is read once: the read after it is end of file, so
+ * cat and dd on the file stop.  The next write's result is read once
+ * again.
+ */
+TEST_F(assign, result_read_once_then_eof)
+{
+	struct lsmns_assign_result res;
+
+	base(self, &r);
+	ASSERT_EQ((ssize_t)r.size, write(self->fd, r.buf, r.size));
+	ASSERT_EQ((ssize_t)sizeof(res), read(self->fd, &res, sizeof(res)));
+	EXPECT_EQ(0, res.error);
+	EXPECT_EQ(0, read(self->fd, &res, sizeof(res)));
+	lsmns_req_hdr(&r)->version = LSMNS_ABI_VERSION + 1;
+	EXPECT_EQ(-1, write(self->fd, r.buf, r.size));
+	EXPECT_EQ(EPROTO, errno);
+	ASSERT_EQ((ssize_t)sizeof(res), read(self->fd, &res, sizeof(res)));
+	EXPECT_EQ(-EPROTO, res.error);
+	EXPECT_EQ(0, read(self->fd, &res, sizeof(res)));
+}
+
+/* Read without any write: at most one result, then end of file. */
+TEST_F(assign, read_without_write_terminates)
+{
+	struct lsmns_assign_result res;
+	ssize_t n = 1;
+	int reads;
+
+	for (reads = 0; reads < 4 && n > 0; reads++)
+		n = read(self->fd, &res, sizeof(res));
+	EXPECT_EQ(0, n);
+	EXPECT_GE(2, reads);
 }
 
 /* ---- contexts each LSM does not know ---- */
