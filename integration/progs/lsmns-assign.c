@@ -40,42 +40,6 @@
 
 #define ASSIGN "/sys/kernel/security/lsmns/assign"
 
-static uint64_t lsm_id(const char *name)
-{
-	if (!strcmp(name, "selinux"))
-		return LSM_ID_SELINUX;
-	if (!strcmp(name, "smack"))
-		return LSM_ID_SMACK;
-	if (!strcmp(name, "apparmor"))
-		return LSM_ID_APPARMOR;
-	if (!strcmp(name, "capability"))
-		return LSM_ID_CAPABILITY;
-	return strtoull(name, NULL, 0);
-}
-
-static uint32_t lsm_mode(const char *name)
-{
-	if (!strcmp(name, "active"))
-		return LSMNS_MODE_ACTIVE;
-	if (!strcmp(name, "hidden"))
-		return LSMNS_MODE_HIDDEN;
-	if (!strcmp(name, "released"))
-		return LSMNS_MODE_RELEASED;
-	return strtoul(name, NULL, 0);
-}
-
-static int parse_entry(struct lsmns_req *r, char *arg)
-{
-	char *lsm = strtok(arg, ":");
-	char *mode = strtok(NULL, ":");
-	char *ctx = strtok(NULL, "");
-
-	if (!lsm || !mode)
-		return -1;
-	lsmns_req_add(r, lsm_id(lsm), lsm_mode(mode), ctx);
-	return 0;
-}
-
 /* Write @r; return 0 or the errno, and the result read back in @res. */
 static int req_write(int fd, const struct lsmns_req *r,
 		     struct lsmns_assign_result *res)
@@ -153,12 +117,12 @@ static int cmd_run(int argc, char **argv)
 	pid_t pid;
 
 	if (argc > 1 && !strcmp(argv[0], "-i")) {
-		iface = lsm_id(argv[1]);
+		iface = lsmns_lsm_id(argv[1]);
 		i = 2;
 	}
 	lsmns_req_init(&r, -1, iface);
 	for (; i < argc && strcmp(argv[i], "--"); i++)
-		if (parse_entry(&r, argv[i])) {
+		if (lsmns_req_parse_entry(&r, argv[i])) {
 			fprintf(stderr, "lsmns-assign: bad entry %s\n", argv[i]);
 			return 2;
 		}
@@ -225,7 +189,7 @@ static int cmd_pid(int argc, char **argv)
 		return 2;
 	}
 	if (argc > 3 && !strcmp(argv[1], "-i")) {
-		iface = lsm_id(argv[2]);
+		iface = lsmns_lsm_id(argv[2]);
 		i = 3;
 	}
 	pidfd = pidfd_open(atoi(argv[0]));
@@ -236,7 +200,7 @@ static int cmd_pid(int argc, char **argv)
 	}
 	lsmns_req_init(&r, pidfd, iface);
 	for (; i < argc; i++)
-		if (parse_entry(&r, argv[i])) {
+		if (lsmns_req_parse_entry(&r, argv[i])) {
 			fprintf(stderr, "lsmns-assign: bad entry %s\n", argv[i]);
 			return 2;
 		}

@@ -9,6 +9,7 @@
 #define LSMNS_REQUEST_H
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Room for the largest request the kernel takes, and a bit over it. */
@@ -72,6 +73,48 @@ static inline struct lsmns_entry *lsmns_req_entry(struct lsmns_req *q,
 static inline struct lsm_ctx *lsmns_req_ctx(struct lsmns_req *q, unsigned int i)
 {
 	return (struct lsm_ctx *)(lsmns_req_entry(q, i) + 1);
+}
+
+/* LSM_ID_* of an LSM's name, or the number @name spells. */
+static inline __u64 lsmns_lsm_id(const char *name)
+{
+	if (!strcmp(name, "selinux"))
+		return LSM_ID_SELINUX;
+	if (!strcmp(name, "smack"))
+		return LSM_ID_SMACK;
+	if (!strcmp(name, "apparmor"))
+		return LSM_ID_APPARMOR;
+	if (!strcmp(name, "capability"))
+		return LSM_ID_CAPABILITY;
+	return strtoull(name, NULL, 0);
+}
+
+/* LSMNS_MODE_* of a mode's name, or the number @name spells. */
+static inline __u32 lsmns_mode(const char *name)
+{
+	if (!strcmp(name, "active"))
+		return LSMNS_MODE_ACTIVE;
+	if (!strcmp(name, "hidden"))
+		return LSMNS_MODE_HIDDEN;
+	if (!strcmp(name, "released"))
+		return LSMNS_MODE_RELEASED;
+	return strtoul(name, NULL, 0);
+}
+
+/*
+ * Append the entry "LSM:MODE[:CONTEXT]" (as the guest tools take it on
+ * their command lines); @arg is cut up.  Returns 0, or -1 if malformed.
+ */
+static inline int lsmns_req_parse_entry(struct lsmns_req *q, char *arg)
+{
+	char *save, *lsm = strtok_r(arg, ":", &save);
+	char *mode = strtok_r(NULL, ":", &save);
+	char *ctx = strtok_r(NULL, "", &save);
+
+	if (!lsm || !mode)
+		return -1;
+	lsmns_req_add(q, lsmns_lsm_id(lsm), lsmns_mode(mode), ctx);
+	return 0;
 }
 
 #endif /* LSMNS_REQUEST_H */
