@@ -21,13 +21,17 @@ DESTDIR ?=
 KTREE := kernel/scripts/kernel-tree
 HEADERS := $(BUILD)/kernel/headers/include
 GUEST_INITRD := $(BUILD)/guest/base.cpio
+# `make install` staged for the guest (PREFIX=/usr): the hooks.d file podman
+# reads, pointing at /usr/libexec/lsmns/lsmns-hook.
+GUEST_INSTALL := $(BUILD)/guest/install
 PROGS_DIR := $(BUILD)/guest/progs
 
 # Debian packages each part needs; scripts/ensure-packages installs the
 # missing ones (apt-get update first, non-interactive).
 PKGS_KERNEL := linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev \
 	ccache xz-utils cpio kmod rsync git python3
-PKGS_GUEST := qemu-system-x86 busybox-static crun runc stress-ng
+PKGS_GUEST := qemu-system-x86 busybox-static crun runc stress-ng \
+	podman conmon catatonit golang-github-containers-common
 PKGS_HOOK := libjson-c-dev libseccomp-dev libcmocka-dev clang libclang-rt-14-dev
 PKGS_POLICIES := secilc apparmor
 PKGS_ALL := $(PKGS_KERNEL) $(PKGS_GUEST) $(PKGS_HOOK) $(PKGS_POLICIES) jq
@@ -93,6 +97,7 @@ examples: progs
 	@$(MAKE) -s -C examples BUILD=$(BUILD)/examples LSM_QUERY=$(PROGS_DIR)/lsm-query
 
 guest: progs hook policies examples
+	@rm -rf $(GUEST_INSTALL) && $(MAKE) -s -C runtime-hook install PREFIX=/usr DESTDIR=$(GUEST_INSTALL)
 	@integration/scripts/build-initramfs $(GUEST_INITRD) \
 		--bin /usr/bin/crun --bin /usr/sbin/runc \
 		$$(for p in $(PROGS_DIR)/*; do [ -f $$p ] && echo --bin $$p:/lsmns/bin/$$(basename $$p); done) \
@@ -102,7 +107,8 @@ guest: progs hook policies examples
 		--dir $(BUILD)/examples:/lsmns/examples \
 		--file integration/bundles/busybox-config.json:/lsmns/bundles/busybox-config.json \
 		--bin /usr/bin/stress-ng --dir bench:/lsmns/bench --bin /usr/bin/jq \
-		$$([ -x runtime-hook/build/lsmns-hook ] && echo --bin runtime-hook/build/lsmns-hook:/usr/libexec/lsmns/lsmns-hook)
+		$$([ -x runtime-hook/build/lsmns-hook ] && echo --bin runtime-hook/build/lsmns-hook:/usr/libexec/lsmns/lsmns-hook) \
+		--podman --dir $(GUEST_INSTALL):/
 
 guest-run:
 	@[ -n "$(SCRIPT)" ] || { echo "make guest-run: set SCRIPT=path/to/script" >&2; exit 2; }

@@ -179,4 +179,13 @@ check_eq "AppArmor, no_new_privs, confined by $NOCAP after the assignment: enter
 check_eq "AppArmor, no_new_privs, confined by $NOCAP after the assignment: $AA does not include it, the execve fails (EPERM)" \
 	"assign=ok execve=EPERM" \
 	"$(attempt "$(aa :$AA)" $AX --nnp --target-attr $CHANGE "changeprofile $NOCAP")"
+# Without no_new_privs the same self-confinement holds: the assigned label
+# is checked at exec as at assignment, and must include the task's
+# current one.
+check_eq "AppArmor, confined by $NOCAP after the assignment: enters the stack $STACK (control)" \
+	"assign=ok ran ns $STACK (enforce)" \
+	"$(attempt "$(aa ":$STACK")" $AX --target-attr $CHANGE "changeprofile $NOCAP")"
+check_eq "AppArmor, confined by $NOCAP after the assignment: $AA would drop that confinement, the execve fails (EACCES)" \
+	"assign=ok execve=EACCES" \
+	"$(attempt "$(aa :$AA)" $AX --target-attr $CHANGE "changeprofile $NOCAP")"
 tap_done
