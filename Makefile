@@ -31,7 +31,7 @@ PROGS_DIR := $(BUILD)/guest/progs
 PKGS_KERNEL := linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev \
 	ccache xz-utils cpio kmod rsync git python3
 PKGS_GUEST := qemu-system-x86 busybox-static crun runc stress-ng \
-	podman conmon catatonit golang-github-containers-common
+	podman conmon catatonit golang-github-containers-common auditd
 PKGS_HOOK := libjson-c-dev libseccomp-dev libcmocka-dev clang libclang-rt-14-dev
 PKGS_POLICIES := secilc apparmor
 PKGS_ALL := $(PKGS_KERNEL) $(PKGS_GUEST) $(PKGS_HOOK) $(PKGS_POLICIES) jq
@@ -107,6 +107,9 @@ guest: progs hook policies examples
 		--dir $(BUILD)/examples:/lsmns/examples \
 		--file integration/bundles/busybox-config.json:/lsmns/bundles/busybox-config.json \
 		--bin /usr/bin/stress-ng --dir bench:/lsmns/bench --bin /usr/bin/jq \
+		--bin /usr/sbin/auditd --bin /usr/sbin/auditctl --bin /usr/sbin/ausearch --bin /usr/sbin/aureport \
+		--dir integration/guest/audit:/etc/audit \
+		--file /lib/x86_64-linux-gnu/libgcc_s.so.1:/lib/x86_64-linux-gnu/libgcc_s.so.1 \
 		$$([ -x runtime-hook/build/lsmns-hook ] && echo --bin runtime-hook/build/lsmns-hook:/usr/libexec/lsmns/lsmns-hook) \
 		--podman --dir $(GUEST_INSTALL):/
 
