@@ -2,6 +2,7 @@
 #
 #   make demo        build what is needed, boot the guest, run the demo
 #   make check       every test; ends with "N passed, N failed"
+#   make check-long  long fuzzing and soak runs (about two hours)
 #   make bench [QUICK=1]  what stacking and namespaces cost, as ratios
 #   make guest-run SCRIPT=path [CMDLINE='lsm=...'] [FLAVOUR=normal|debug]
 #   make kernel | kernel-debug | kernel-export | kernel-checkpatch | kernel-bisect
@@ -31,19 +32,25 @@ PROGS_DIR := $(BUILD)/guest/progs
 PKGS_KERNEL := linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev \
 	ccache xz-utils cpio kmod rsync git python3
 PKGS_GUEST := qemu-system-x86 busybox-static crun runc stress-ng \
-	podman conmon catatonit golang-github-containers-common auditd
+	podman conmon catatonit golang-github-containers-common \
+	libauparse0 libwrap0 libgssapi-krb5-2 libcap-ng0
+# Packages the guest runs but this machine must not install (auditd's
+# installation starts the audit daemon here): unpacked into GUEST_DEBROOT
+# by scripts/unpack-packages; their libraries are in PKGS_GUEST.
+PKGS_GUEST_UNPACKED := auditd
+GUEST_DEBROOT := $(BUILD)/guest/debroot
 PKGS_HOOK := libjson-c-dev libseccomp-dev libcmocka-dev clang libclang-rt-14-dev
 PKGS_POLICIES := secilc apparmor
 PKGS_ALL := $(PKGS_KERNEL) $(PKGS_GUEST) $(PKGS_HOOK) $(PKGS_POLICIES) jq
 
 .PHONY: all deps kernel kernel-debug kernel-pristine kernel-prepare kernel-export \
-	kernel-checkpatch kernel-bisect headers progs policies examples guest guest-run check demo \
+	kernel-checkpatch kernel-bisect headers progs policies examples guest guest-run check check-long demo \
 	hook hook-check install clean help bench
 
 all: kernel guest hook
 
 help:
-	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/ensure-packages $(PKGS_ALL)
@@ -97,6 +104,7 @@ examples: progs
 	@$(MAKE) -s -C examples BUILD=$(BUILD)/examples LSM_QUERY=$(PROGS_DIR)/lsm-query
 
 guest: progs hook policies examples
+	@scripts/unpack-packages $(GUEST_DEBROOT) $(PKGS_GUEST_UNPACKED)
 	@rm -rf $(GUEST_INSTALL) && $(MAKE) -s -C runtime-hook install PREFIX=/usr DESTDIR=$(GUEST_INSTALL)
 	@integration/scripts/build-initramfs $(GUEST_INITRD) \
 		--bin /usr/bin/crun --bin /usr/sbin/runc \
@@ -107,7 +115,7 @@ guest: progs hook policies examples
 		--dir $(BUILD)/examples:/lsmns/examples \
 		--file integration/bundles/busybox-config.json:/lsmns/bundles/busybox-config.json \
 		--bin /usr/bin/stress-ng --dir bench:/lsmns/bench --bin /usr/bin/jq \
-		--bin /usr/sbin/auditd --bin /usr/sbin/auditctl --bin /usr/sbin/ausearch --bin /usr/sbin/aureport \
+		$$(for b in auditd auditctl ausearch aureport; do echo --bin $(GUEST_DEBROOT)/sbin/$$b:/usr/sbin/$$b; done) \
 		--dir integration/guest/audit:/etc/audit \
 		--file /lib/x86_64-linux-gnu/libgcc_s.so.1:/lib/x86_64-linux-gnu/libgcc_s.so.1 \
 		$$([ -x runtime-hook/build/lsmns-hook ] && echo --bin runtime-hook/build/lsmns-hook:/usr/libexec/lsmns/lsmns-hook) \
@@ -121,8 +129,14 @@ guest-run:
 check:
 	@scripts/check
 
+# make check-long: the 10^6-request fuzz, the 1,000-cycle soak and the
+# hook parsers' 10^6-execution fuzz runs (docs/testing.md); about two hours.
+check-long:
+	@scripts/check-long
+
 # make bench [QUICK=1]: in-guest microbenchmarks as ratios (bench/README.md).
-bench: kernel kernel-pristine guest
+# QUICK=1 runs on the kernels make check builds: no pristine kernel.
+bench: kernel $(if $(QUICK),,kernel-pristine) guest
 	@bench/run-bench $(if $(QUICK),--quick)
 
 demo:
