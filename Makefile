@@ -40,7 +40,7 @@ PKGS_GUEST := qemu-system-x86 busybox-static crun runc stress-ng \
 PKGS_GUEST_UNPACKED := auditd
 GUEST_DEBROOT := $(BUILD)/guest/debroot
 PKGS_HOOK := libjson-c-dev libseccomp-dev libcmocka-dev clang libclang-rt-14-dev
-PKGS_POLICIES := secilc apparmor
+PKGS_POLICIES := secilc apparmor policycoreutils
 PKGS_ALL := $(PKGS_KERNEL) $(PKGS_GUEST) $(PKGS_HOOK) $(PKGS_POLICIES) jq
 
 .PHONY: all deps kernel kernel-debug kernel-pristine kernel-prepare kernel-export \
