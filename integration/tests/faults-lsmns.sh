@@ -17,7 +17,7 @@ CG=/sys/fs/cgroup/lsmns-faults
 SE=system_u:system_r:container_t:s0:c1,c2
 [ -x $F ] || { echo "Bail out! $F missing"; exit 1; }
 [ -e /proc/self/fail-nth ] || { echo "Bail out! no fail-nth: not a fault-injection kernel"; exit 1; }
-mountpoint -q $DBG || mount -t debugfs none $DBG
+grep -q " $DBG debugfs " /proc/mounts || mount -t debugfs none $DBG
 echo 0 >/proc/sys/kernel/printk_ratelimit
 
 check "load-policies" $P/load-policies

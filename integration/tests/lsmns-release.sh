@@ -167,7 +167,7 @@ else
 	check_eq "lsm_ns objects in use: $slab0 before, $slab1 after (at most $slack more)" yes \
 		"$([ -n "$slab1" ] && [ "$slab1" -le $((${slab0:-0} + slack)) ] && echo yes)"
 fi
-mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug 2>/dev/null
+grep -q " /sys/kernel/debug debugfs " /proc/mounts || mount -t debugfs none /sys/kernel/debug 2>/dev/null
 if [ -e /sys/kernel/debug/kmemleak ]; then
 	echo scan >/sys/kernel/debug/kmemleak; sleep 1; echo scan >/sys/kernel/debug/kmemleak
 	check_eq "kmemleak reports nothing from lsm_ns" "" \
