@@ -10,6 +10,10 @@
 #    /sys/module/apparmor/parameters/mode written from inside put AppArmor
 #    in complain mode host-wide.)  The files are found, not listed here, so
 #    a parameter a later kernel adds is covered too.
+# 8b. The same for the global configuration reached over netlink:
+#    NetLabel's maps (its unlabeled accept flag, through generic netlink)
+#    and the audit configuration (enabled, rules): EPERM from inside,
+#    though reading both still works there.
 # 9. Reading lsmns/assign ends: cat and dd stop after one result at most.
 #
 # Booted with lsm=capability,selinux,smack,apparmor, and
@@ -106,6 +110,76 @@ if grep -q 'lsmns.releasable=[^ ]*apparmor' /proc/cmdline; then
 else
 	tap_skip "AppArmor released" "# SKIP boot without lsmns.releasable=apparmor"
 fi
+
+# ---- 8b. global configuration over netlink ----
+# NetLabel's maps and the audit configuration act on the whole system
+# too.  A task of the namespace is root with CAP_NET_ADMIN and
+# CAP_AUDIT_CONTROL in the initial user and pid namespaces (a container
+# run without user and pid namespaces): changing either is EPERM and the
+# host's value stays; reading both still works from inside (so the
+# refusal is not an unreachable channel).  The host changes each
+# (controls) and puts it back.
+NL=/lsmns/bin/attack-netlabel
+AC=/usr/sbin/auditctl
+nl_orig=$($NL get 2>&1)
+nl_other=$([ "$nl_orig" = 1 ] && echo 0 || echo 1)
+check_eq "host: the NetLabel accept flag reads 0 or 1 ($nl_orig)" yes \
+	"$(case $nl_orig in 0|1) echo yes ;; esac)"
+check_eq "host: sets the NetLabel accept flag to $nl_other (control)" ok "$($NL set $nl_other 2>&1)"
+check_eq "... and it reads $nl_other" "$nl_other" "$($NL get 2>&1)"
+$NL set "$nl_orig" >/dev/null
+check_eq "host: puts it back to $nl_orig" "$nl_orig" "$($NL get 2>&1)"
+au_enabled() { $AC -s 2>/dev/null | sed -n 's/^enabled \([0-9]\).*/\1/p'; }
+au_orig=$(au_enabled)
+au_other=$([ "$au_orig" = 1 ] && echo 0 || echo 1)
+check "host: auditctl -e $au_other (control)" $AC -e "$au_other"
+check_eq "... and audit is enabled=$au_other" "$au_other" "$(au_enabled)"
+$AC -e "$au_orig" >/dev/null 2>&1
+HOSTRULE="-a always,exit -F arch=b64 -S fchmodat -k lsmns-host-rule"
+# shellcheck disable=SC2086
+check "host: adds an audit rule (control)" $AC $HOSTRULE
+check_contains "... and lists it" "lsmns-host-rule" "$($AC -l 2>&1)"
+
+netconf_attack() {
+	name=$1; shift
+	res=$($A run "$@" -- sh -c "
+		echo \"nl-get \$($NL get 2>&1)\"
+		echo \"nl-set \$($NL set $nl_other 2>&1)\"
+		echo \"au-list \$($AC -l 2>&1 | tr '\n' ' ')\"
+		echo \"au-enable \$($AC -e $au_other 2>&1 | tr '\n' ' ')\"
+		echo \"au-add \$($AC -a always,exit -F arch=b64 -S fchownat -k lsmns-inside-rule 2>&1 | tr '\n' ' ')\"
+		echo \"au-delete-all \$($AC -D 2>&1 | tr '\n' ' ')\"" 2>&1)
+	check_eq "$name: reads the NetLabel accept flag from inside (control)" \
+		"nl-get $nl_orig" "$(echo "$res" | grep '^nl-get ')"
+	check_eq "$name: changing the NetLabel accept flag from inside is EPERM" \
+		"nl-set Operation not permitted" "$(echo "$res" | grep '^nl-set ')"
+	check_eq "... and the host still reads $nl_orig" "$nl_orig" "$($NL get 2>&1)"
+	[ "$($NL get 2>&1)" = "$nl_orig" ] || $NL set "$nl_orig" >/dev/null
+	check_contains "$name: lists the host's audit rules from inside (control)" \
+		"lsmns-host-rule" "$(echo "$res" | grep '^au-list ')"
+	check_contains "$name: auditctl -e $au_other from inside is EPERM" \
+		"Operation not permitted" "$(echo "$res" | grep '^au-enable ')"
+	check_eq "... and audit stays enabled=$au_orig" "$au_orig" "$(au_enabled)"
+	[ "$(au_enabled)" = "$au_orig" ] || $AC -e "$au_orig" >/dev/null 2>&1
+	check_contains "$name: adding an audit rule from inside is EPERM" \
+		"Operation not permitted" "$(echo "$res" | grep '^au-add ')"
+	check_contains "$name: deleting the host's audit rules from inside is EPERM" \
+		"Operation not permitted" "$(echo "$res" | grep '^au-delete-all ')"
+	rules=$($AC -l 2>&1)
+	check_contains "... the host's rule is still there" "lsmns-host-rule" "$rules"
+	check_not_contains "... and no rule from inside was added" "lsmns-inside-rule" "$rules"
+	echo "$rules" | grep -q lsmns-host-rule || $AC $HOSTRULE >/dev/null 2>&1
+	$AC -d always,exit -F arch=b64 -S fchownat -k lsmns-inside-rule >/dev/null 2>&1
+}
+netconf_attack "SELinux active" selinux:active smack:hidden apparmor:hidden
+netconf_attack "Smack active" smack:active selinux:hidden apparmor:hidden
+if grep -q 'lsmns.releasable=[^ ]*apparmor' /proc/cmdline; then
+	netconf_attack "AppArmor released" selinux:active smack:hidden apparmor:released
+else
+	tap_skip "netlink configuration with AppArmor released" "# SKIP boot without lsmns.releasable=apparmor"
+fi
+# shellcheck disable=SC2086
+$AC -d ${HOSTRULE#-a } >/dev/null 2>&1
 
 # ---- 9. reading lsmns/assign ends ----
 # A read returns one whole result (24 bytes) or end of file; a file that
