@@ -33,12 +33,8 @@ for f in $R $P/load-policies; do [ -x $f ] || { echo "Bail out! $f missing"; exi
 check "load-policies" $P/load-policies
 check "setup-demo" $P/setup-demo /lsmns/demo
 
-slab_objects() {
-	echo 1 >/sys/kernel/slab/$1/shrink 2>/dev/null
-	awk -v c="$1" '$1 == c { print $2; f = 1 } END { if (!f) print "-" }' /proc/slabinfo
-}
 count0=$(lsmns_settled_count)
-slab0=$(slab_objects lsm_ns)
+slab0=$(lsmns_slab_objects lsm_ns)
 ncrun=$((N / EVERY))
 t0=$(date +%s)
 
@@ -111,13 +107,5 @@ tap_diag "$N cycles in $(($(date +%s) - t0)) s"
 check_eq "nothing left behind (crun)" "" "$(crun list -q 2>/dev/null)"
 lsmns_wait_count "$count0"
 check_eq "lsmns/count back to $count0 after $N cycles" "$count0" "$(lsmns_count)"
-if [ "$slab0" != - ]; then
-	_i=0
-	while [ "$(slab_objects lsm_ns)" != "$slab0" ] && [ $_i -lt 100 ]; do
-		sleep 0.1; _i=$((_i + 1))
-	done
-	check_eq "lsm_ns slab objects in use back to $slab0" "$slab0" "$(slab_objects lsm_ns)"
-else
-	tap_skip "lsm_ns slab objects back to where they were" "# SKIP no lsm_ns in /proc/slabinfo"
-fi
+lsmns_check_slab_back "$slab0"
 tap_done

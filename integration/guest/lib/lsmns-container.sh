@@ -63,3 +63,26 @@ lsmns_wait_count() {
 		_i=$((_i + 1))
 	done
 }
+
+#   lsmns_slab_objects CACHE
+#	objects in use in a slab cache, or "-" if it has none: shrunk
+#	first, so that no CPU slab hides freed objects from /proc/slabinfo.
+lsmns_slab_objects() {
+	echo 1 >/sys/kernel/slab/$1/shrink 2>/dev/null
+	awk -v c="$1" '$1 == c { print $2; f = 1 } END { if (!f) print "-" }' /proc/slabinfo
+}
+
+#   lsmns_check_slab_back N
+#	one result: the lsm_ns slab's objects in use are back to N (as
+#	lsmns_slab_objects read it before), waiting at most ten seconds.
+lsmns_check_slab_back() {
+	if [ "$1" = - ]; then
+		tap_skip "lsm_ns slab objects back to where they were" "# SKIP no lsm_ns in /proc/slabinfo"
+		return
+	fi
+	_i=0
+	while [ "$(lsmns_slab_objects lsm_ns)" != "$1" ] && [ $_i -lt 100 ]; do
+		sleep 0.1; _i=$((_i + 1))
+	done
+	check_eq "lsm_ns slab objects in use back to $1" "$1" "$(lsmns_slab_objects lsm_ns)"
+}
