@@ -86,6 +86,8 @@ static inline __u64 lsmns_lsm_id(const char *name)
 		return LSM_ID_APPARMOR;
 	if (!strcmp(name, "capability"))
 		return LSM_ID_CAPABILITY;
+	if (!strcmp(name, "landlock"))
+		return LSM_ID_LANDLOCK;
 	return strtoull(name, NULL, 0);
 }
 

@@ -41,7 +41,7 @@
 #include <unistd.h>
 
 #ifndef LSM_ATTR_INTERFACE_LSM
-#define LSM_ATTR_INTERFACE_LSM 106
+#define LSM_ATTR_INTERFACE_LSM 107
 #endif
 #ifndef SO_PEERSEC
 #define SO_PEERSEC 31
