@@ -72,6 +72,13 @@ check_eq "C runs in a namespace of its own" yes "$([ -n "$c_ns" ] && [ "$c_ns" !
 # --- D: pending on a host task that never execs
 sleep 1000 &
 d_task=$!
+# Assign only once the child has exec'd sleep: an assignment made before
+# that execve would be entered by it.
+i=0
+while [ "$(cat /proc/$d_task/comm 2>/dev/null)" != sleep ] && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
 d_ns=$($A pid $d_task apparmor:active:$AA selinux:hidden smack:hidden | sed -n 's/^ok ns_id=//p')
 check_eq "D is assigned to a host task, not entered" 0 "$(ns_of $d_task)"
 
