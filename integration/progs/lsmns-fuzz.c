@@ -234,8 +234,9 @@ static void failmsg(uint64_t *counter, const char *fmt, ...)
 
 /* ---- small helpers ---- */
 
+/* mainline's type for modules out of tree (kernel patch 0100) */
 #ifndef AUDIT_LSMNS_ASSIGN
-#define AUDIT_LSMNS_ASSIGN 1430
+#define AUDIT_LSMNS_ASSIGN AUDIT_KERNEL_OTHER
 #endif
 
 /*

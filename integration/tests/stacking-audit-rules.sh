@@ -13,11 +13,9 @@ owner=${1:-selinux}
 P=/lsmns/policies
 AR=/lsmns/bin/audit-rule
 [ -x $P/load-policies ] || { echo "Bail out! $P/load-policies missing"; exit 1; }
-case $owner in
-selinux) ;;
-*) grep -q "lsm.secid_owner=$owner" /proc/cmdline ||
-	{ echo "Bail out! boot without lsm.secid_owner=$owner"; exit 1; } ;;
-esac
+# The owner is the first of the LSMs that want the secids, in lsm= order.
+first=$(tr ',' '\n' </sys/kernel/security/lsm | grep -x -m1 -e selinux -e smack -e apparmor)
+[ "$first" = "$owner" ] || { echo "Bail out! $owner is not the first major LSM in lsm= ($first is)"; exit 1; }
 out=$($P/load-policies 2>&1)
 check "load-policies loads SELinux, Smack and AppArmor policy" test $? -eq 0 || tap_diag "$out"
 

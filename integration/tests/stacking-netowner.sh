@@ -4,7 +4,8 @@
 # peer label of a TCP connection's request_sock and configures NetLabel;
 # the other module's SO_PEERSEC on an accepted TCP socket has nothing,
 # never the owner's secid read as its own.  Booted with all three LSMs and
-# lsm.secid_owner=$1 (selinux or smack), no policy loaded.
+# $1 (selinux or smack) first in lsm=, which makes it the owner; no
+# policy loaded.
 . /lsmns/lib/tap.sh
 PATH=/lsmns/bin:$PATH
 owner=$1
@@ -13,7 +14,10 @@ selinux) other=smack ;;
 smack) other=selinux ;;
 *) echo "Bail out! usage: stacking-netowner.sh selinux|smack"; exit 1 ;;
 esac
-grep -q "lsm.secid_owner=$owner" /proc/cmdline || { echo "Bail out! boot without lsm.secid_owner=$owner"; exit 1; }
+# The owner is the first of the LSMs that want the secids, in lsm= order:
+# no boot option picks it (each LSM declares what it needs).
+first=$(tr ',' '\n' </sys/kernel/security/lsm | grep -x -m1 -e selinux -e smack -e apparmor)
+[ "$first" = "$owner" ] || { echo "Bail out! $owner is not the first major LSM in lsm= ($first is)"; exit 1; }
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 
 check_eq "SO_PEERSEC of a unix socketpair still works for the non-owner $other (the control)" \
