@@ -14,7 +14,7 @@ P=/lsmns/policies
 AR=/lsmns/bin/audit-rule
 [ -x $P/load-policies ] || { echo "Bail out! $P/load-policies missing"; exit 1; }
 # The owner is the first of the LSMs that want the secids, in lsm= order.
-first=$(tr ',' '\n' </sys/kernel/security/lsm | grep -x -m1 -e selinux -e smack -e apparmor)
+first=$(major_lsms | head -n 1)
 [ "$first" = "$owner" ] || { echo "Bail out! $owner is not the first major LSM in lsm= ($first is)"; exit 1; }
 out=$($P/load-policies 2>&1)
 check "load-policies loads SELinux, Smack and AppArmor policy" test $? -eq 0 || tap_diag "$out"

@@ -44,7 +44,7 @@ check_contains "subj_selinux" 'subj_selinux="kernel"' "$ctxs"
 check_contains "subj_smack" 'subj_smack="_"' "$ctxs"
 check_contains "subj_apparmor" 'subj_apparmor="unconfined"' "$ctxs"
 # The order is the LSMs' order in lsm= (/sys/kernel/security/lsm).
-order=$(tr ',' '\n' </sys/kernel/security/lsm | grep -x -e selinux -e smack -e apparmor | tr '\n' ' ')
+order=$(major_lsms | tr '\n' ' ')
 want=""
 for l in $order; do
 	case $l in

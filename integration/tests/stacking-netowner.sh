@@ -16,7 +16,7 @@ smack) other=selinux ;;
 esac
 # The owner is the first of the LSMs that want the secids, in lsm= order:
 # no boot option picks it (each LSM declares what it needs).
-first=$(tr ',' '\n' </sys/kernel/security/lsm | grep -x -m1 -e selinux -e smack -e apparmor)
+first=$(major_lsms | head -n 1)
 [ "$first" = "$owner" ] || { echo "Bail out! $owner is not the first major LSM in lsm= ($first is)"; exit 1; }
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 

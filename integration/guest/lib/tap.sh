@@ -101,3 +101,7 @@ tap_done() {
 	echo "1..$TAP_N"
 	[ "$TAP_FAILED" -eq 0 ]
 }
+
+# major_lsms: the active ones of SELinux, Smack and AppArmor, one a line,
+# in lsm= order (/sys/kernel/security/lsm).
+major_lsms() { tr ',' '\n' </sys/kernel/security/lsm | grep -x -e selinux -e smack -e apparmor; }
