@@ -74,6 +74,7 @@
 #include "../../kernel/uapi/linux/lsmns.h"
 #include "lsmns-cmdline.h"
 #include "lsmns-request.h"
+#include "lsmns-testlib.h"
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -95,15 +96,6 @@
 #define PIDFD_THREAD O_EXCL
 #endif
 
-#define ASSIGN "/sys/kernel/security/lsmns/assign"
-#define COUNT "/sys/kernel/security/lsmns/count"
-#define CGROOT "/sys/fs/cgroup"
-
-#define NSLOT 3
-static const uint64_t slot_id[NSLOT] = { LSM_ID_SELINUX, LSM_ID_SMACK,
-					 LSM_ID_APPARMOR };
-static const char *const slot_name[NSLOT] = { "selinux", "smack", "apparmor" };
-static int enabled[NSLOT], releasable[NSLOT];
 static char self_exe[PATH_MAX];
 static int allow_exec_refusal;
 /* -c: how often targets exec, in percent of the default (execs are slow
@@ -112,24 +104,6 @@ static unsigned int churn = 100;
 static int quiet_audit;
 
 /* ---- deterministic random numbers (splitmix64) ---- */
-
-struct rng {
-	uint64_t s;
-};
-
-static uint64_t rnd(struct rng *r)
-{
-	uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static uint32_t rn(struct rng *r, uint32_t n)
-{
-	return n ? (uint32_t)(rnd(r) % n) : 0;
-}
 
 static int chance(struct rng *r, unsigned int pct)
 {
@@ -287,19 +261,6 @@ static int audit_exclude(int add)
 	return e;
 }
 
-static int pidfd_open(pid_t pid, unsigned int flags)
-{
-	return syscall(SYS_pidfd_open, pid, flags);
-}
-
-static void msleep(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 static void usleep_(unsigned int us)
 {
 	struct timespec ts = { us / 1000000, (long)(us % 1000000) * 1000L };
@@ -314,22 +275,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static long read_count(void)
-{
-	char buf[32];
-	int fd = open(COUNT, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	return strtol(buf, NULL, 10);
 }
 
 static int read_file(const char *path, char *buf, size_t size)
@@ -351,114 +296,7 @@ static int read_file(const char *path, char *buf, size_t size)
 	return (int)n;
 }
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-	int e;
-
-	if (fd < 0)
-		return errno;
-	n = write(fd, s, strlen(s));
-	e = n < 0 ? errno : 0;
-	close(fd);
-	return e;
-}
-
-static const char *ename(int e)
-{
-	static char buf[16];
-
-	switch (e) {
-	case 0: return "ok";
-	case EPERM: return "EPERM";
-	case EINVAL: return "EINVAL";
-	case E2BIG: return "E2BIG";
-	case EFAULT: return "EFAULT";
-	case EPROTO: return "EPROTO";
-	case ENOENT: return "ENOENT";
-	case EEXIST: return "EEXIST";
-	case EBADF: return "EBADF";
-	case EINTR: return "EINTR";
-	case ESRCH: return "ESRCH";
-	case EACCES: return "EACCES";
-	case EBUSY: return "EBUSY";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case ENOMEM: return "ENOMEM";
-	}
-	snprintf(buf, sizeof(buf), "errno%d", e);
-	return buf;
-}
-
-static int slot_of(uint64_t id)
-{
-	int i;
-
-	for (i = 0; i < NSLOT; i++)
-		if (slot_id[i] == id)
-			return i;
-	return -1;
-}
-
-static void probe_lsms(void)
-{
-	uint64_t ids[32];
-	uint32_t size = sizeof(ids);
-	int n, i, s;
-
-	n = syscall(__NR_lsm_list_modules, ids, &size, 0);
-	for (i = 0; i < n; i++) {
-		s = slot_of(ids[i]);
-		if (s >= 0)
-			enabled[s] = 1;
-	}
-	for (s = 0; s < NSLOT; s++)
-		releasable[s] = lsmns_cmdline_releasable(slot_name[s]);
-}
-
 /* Parse "id=N parent=M interface=X selinux=active ..." */
-struct nsview {
-	int ok;
-	uint64_t id, parent;
-	char iface[16];
-	int mode[NSLOT];	/* 0: not shown */
-};
-
-static void parse_view(const char *s, struct nsview *v)
-{
-	char buf[256], *tok, *save;
-	int i;
-
-	memset(v, 0, sizeof(*v));
-	snprintf(buf, sizeof(buf), "%s", s);
-	for (tok = strtok_r(buf, " \n", &save); tok;
-	     tok = strtok_r(NULL, " \n", &save)) {
-		if (!strncmp(tok, "id=", 3)) {
-			v->id = strtoull(tok + 3, NULL, 10);
-			v->ok = 1;
-		} else if (!strncmp(tok, "parent=", 7)) {
-			v->parent = strtoull(tok + 7, NULL, 10);
-		} else if (!strncmp(tok, "interface=", 10)) {
-			snprintf(v->iface, sizeof(v->iface), "%s", tok + 10);
-		} else {
-			for (i = 0; i < NSLOT; i++) {
-				size_t l = strlen(slot_name[i]);
-
-				if (strncmp(tok, slot_name[i], l) || tok[l] != '=')
-					continue;
-				if (!strcmp(tok + l + 1, "active"))
-					v->mode[i] = LSMNS_MODE_ACTIVE;
-				else if (!strcmp(tok + l + 1, "hidden"))
-					v->mode[i] = LSMNS_MODE_HIDDEN;
-				else if (!strcmp(tok + l + 1, "released"))
-					v->mode[i] = LSMNS_MODE_RELEASED;
-				else
-					v->mode[i] = -1;
-			}
-		}
-	}
-}
-
 /* ---- the model of the documented order of checks ---- */
 
 struct parsed {

@@ -55,6 +55,7 @@
 #include "../../kernel/uapi/linux/lsmns.h"
 #include "lsmns-cmdline.h"
 #include "lsmns-request.h"
+#include "lsmns-testlib.h"
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
@@ -77,40 +78,12 @@
 #define PIDFD_THREAD O_EXCL
 #endif
 
-#define ASSIGN "/sys/kernel/security/lsmns/assign"
-#define COUNT "/sys/kernel/security/lsmns/count"
-#define CGROOT "/sys/fs/cgroup"
-#define NSLOT 3
-
-static const uint64_t slot_id[NSLOT] = { LSM_ID_SELINUX, LSM_ID_SMACK,
-					 LSM_ID_APPARMOR };
-static const char *const slot_name[NSLOT] = { "selinux", "smack", "apparmor" };
-static int enabled[NSLOT], releasable[NSLOT];
 static char self_exe[PATH_MAX];
 static int tap_n, tap_failed;
 
 /* ---- helpers ---- */
 
-static uint64_t rng_s;
-
-static uint64_t rnd(void)
-{
-	uint64_t z = (rng_s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static uint32_t rn(uint32_t n)
-{
-	return n ? (uint32_t)(rnd() % n) : 0;
-}
-
-static int pidfd_open(pid_t pid, unsigned int flags)
-{
-	return syscall(SYS_pidfd_open, pid, flags);
-}
+static struct rng rng;
 
 static uint64_t now_ns(void)
 {
@@ -132,8 +105,8 @@ static uint64_t logrand(uint64_t lo, uint64_t hi)
 		return lo;
 	a = 63 - __builtin_clzll(lo);
 	b = 63 - __builtin_clzll(hi);
-	e = a + rn(b - a + 1);
-	d = (1ULL << e) + rn(1u << (e < 30 ? e : 30));
+	e = a + rn(&rng, b - a + 1);
+	d = (1ULL << e) + rn(&rng, 1u << (e < 30 ? e : 30));
 	return d < lo ? lo : d > hi ? hi : d;
 }
 
@@ -143,30 +116,6 @@ static void spin_ns(uint64_t ns)
 
 	while (now_ns() < end)
 		;
-}
-
-static void msleep(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-static long read_count(void)
-{
-	char buf[32];
-	int fd = open(COUNT, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	return strtol(buf, NULL, 10);
 }
 
 /* Wait (up to 30 s) for lsmns/count to be @want; return what it is. */
@@ -182,56 +131,6 @@ static long settle_count(long want)
 	return c;
 }
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-	int e;
-
-	if (fd < 0)
-		return errno;
-	n = write(fd, s, strlen(s));
-	e = n < 0 ? errno : 0;
-	close(fd);
-	return e;
-}
-
-static const char *ename(int e)
-{
-	static char buf[16];
-
-	switch (e) {
-	case 0: return "ok";
-	case EPERM: return "EPERM";
-	case EINVAL: return "EINVAL";
-	case ESRCH: return "ESRCH";
-	case EACCES: return "EACCES";
-	case EBUSY: return "EBUSY";
-	case EBADF: return "EBADF";
-	case EINTR: return "EINTR";
-	case ENOENT: return "ENOENT";
-	case ENODEV: return "ENODEV";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	}
-	snprintf(buf, sizeof(buf), "errno%d", e);
-	return buf;
-}
-
-static void probe_lsms(void)
-{
-	uint64_t ids[32];
-	uint32_t size = sizeof(ids);
-	int n, i, s;
-
-	n = syscall(__NR_lsm_list_modules, ids, &size, 0);
-	for (i = 0; i < n; i++)
-		for (s = 0; s < NSLOT; s++)
-			if (ids[i] == slot_id[s])
-				enabled[s] = 1;
-	for (s = 0; s < NSLOT; s++)
-		releasable[s] = lsmns_cmdline_releasable(slot_name[s]);
-}
-
 /*
  * Random valid modes for every running LSM: at least one active; released
  * only where lsmns.releasable= allows it and the LSM consents with no
@@ -245,7 +144,7 @@ static void random_modes(uint8_t mode[NSLOT])
 		mode[s] = 0;
 		if (!enabled[s])
 			continue;
-		mode[s] = 1 + rn(s && releasable[s] ? 3 : 2);
+		mode[s] = 1 + rn(&rng, s && releasable[s] ? 3 : 2);
 		act |= mode[s] == LSMNS_MODE_ACTIVE;
 	}
 	if (!act)
@@ -280,40 +179,7 @@ static int assign(int fd, const struct lsmns_req *q, uint64_t *id)
 	return e;
 }
 
-struct view {
-	int ok;
-	uint64_t id, parent;
-	int mode[NSLOT];
-};
-
-static void parse_view(const char *s, struct view *v)
-{
-	char buf[256], *tok, *save;
-	int i;
-
-	memset(v, 0, sizeof(*v));
-	snprintf(buf, sizeof(buf), "%s", s);
-	for (tok = strtok_r(buf, " \n", &save); tok;
-	     tok = strtok_r(NULL, " \n", &save)) {
-		if (!strncmp(tok, "id=", 3)) {
-			v->id = strtoull(tok + 3, NULL, 10);
-			v->ok = 1;
-		} else if (!strncmp(tok, "parent=", 7)) {
-			v->parent = strtoull(tok + 7, NULL, 10);
-		}
-		for (i = 0; i < NSLOT; i++) {
-			size_t l = strlen(slot_name[i]);
-
-			if (strncmp(tok, slot_name[i], l) || tok[l] != '=')
-				continue;
-			v->mode[i] = !strcmp(tok + l + 1, "active") ? 1 :
-				     !strcmp(tok + l + 1, "hidden") ? 2 :
-				     !strcmp(tok + l + 1, "released") ? 3 : -1;
-		}
-	}
-}
-
-static int view_of(pid_t pid, struct view *v)
+static int view_of(pid_t pid, struct nsview *v)
 {
 	char path[64], buf[256];
 	int fd = -1;
@@ -550,7 +416,7 @@ static void race_exit(int iters)
 	for (it = 1; it <= iters; it++) {
 		uint8_t mode[NSLOT];
 		uint64_t id, d = logrand(100, 4 * write_ns);
-		int by_kill = rn(2), pfd, e;
+		int by_kill = rn(&rng, 2), pfd, e;
 		pid_t pid = fork();
 
 		if (!pid) {
@@ -645,7 +511,7 @@ static void race_two(int iters)
 	}
 	for (it = 1; it <= iters; it++) {
 		int rp[2], cp[2], win = -1;
-		struct view v;
+		struct nsview v;
 		pid_t pid;
 
 		if (pipe2(rp, O_CLOEXEC) || pipe2(cp, O_CLOEXEC))
@@ -763,12 +629,12 @@ static void race_exec(int iters, int threaded)
 		 * (before it takes cred_guard_mutex) lasts a good part of an
 		 * exec, so the agent must often come well after it starts.
 		 */
-		int agent_late = rn(2);
+		int agent_late = rn(&rng, 2);
 		uint64_t id, t_ret;
 		uint64_t d = agent_late ? 0 : logrand(100, 3 * write_ns);
 		uint64_t w = agent_late ? logrand(1000, exec_ns) : 0;
 		char l1[256], l2[256];
-		struct view v1, v2;
+		struct nsview v1, v2;
 		pid_t pid;
 
 		if (pipe2(rp, O_CLOEXEC) || pipe2(cp, O_CLOEXEC))
@@ -804,7 +670,7 @@ static void race_exec(int iters, int threaded)
 		close(cp[0]);
 		while (!shm->ready)
 			;
-		if (threaded && rn(2)) {
+		if (threaded && rn(&rng, 2)) {
 			/* the leader, named as a thread */
 			pfd = pidfd_open(pid, PIDFD_THREAD);
 			tpfd = 1;
@@ -878,7 +744,7 @@ static pid_t container(const char *cg, const uint8_t mode[NSLOT], uint64_t *ns,
 	static struct lsmns_req q;
 	char procs[128], line[256];
 	int rp[2], cp[2], pfd, e;
-	struct view v;
+	struct nsview v;
 	pid_t pid;
 
 	if (pipe2(rp, O_CLOEXEC) || pipe2(cp, O_CLOEXEC))
@@ -960,7 +826,7 @@ static void race_cgroup_rmdir(int iters)
 		uint64_t ns = 0;
 		int cw, cr, er, k;
 		pid_t ctr, en, mover, remover;
-		struct view v;
+		struct nsview v;
 
 		snprintf(cg, sizeof(cg), CGROOT "/lsmns-race-%d", it);
 		if (mkdir(cg, 0755)) {
@@ -1073,7 +939,7 @@ static void race_eintr(int iters)
 		uint8_t mode[NSLOT];
 		pid_t pid, agent;
 		pid_t tid;
-		struct view v;
+		struct nsview v;
 
 		if (pipe2(rp, O_CLOEXEC) || pipe2(cp, O_CLOEXEC))
 			break;
@@ -1185,7 +1051,7 @@ static void race_last_exit(int iters)
 		uint64_t ns = 0;
 		int cw, cr, er;
 		pid_t ctr, en;
-		struct view v;
+		struct nsview v;
 
 		snprintf(cg, sizeof(cg), CGROOT "/lsmns-race-last-%d", it);
 		if (mkdir(cg, 0755)) {
@@ -1242,9 +1108,9 @@ static void race_pid_reuse(int iters)
 	for (it = 1; it <= iters; it++) {
 		uint8_t mode[NSLOT], m2[NSLOT];
 		uint64_t id, id2 = 0;
-		int pfd, pfd2, e, k, rp[2], cp[2], with_fresh = rn(2);
+		int pfd, pfd2, e, k, rp[2], cp[2], with_fresh = rn(&rng, 2);
 		pid_t old, pid = -1;
-		struct view v;
+		struct nsview v;
 
 		old = fork();
 		if (!old)
@@ -1353,7 +1219,7 @@ static void narrower_modes(const uint8_t cur[NSLOT], uint8_t mode[NSLOT])
 			if (!enabled[s])
 				continue;
 			mode[s] = cur[s];
-			if (mode[s] < LSMNS_MODE_RELEASED && rn(3) == 0)
+			if (mode[s] < LSMNS_MODE_RELEASED && rn(&rng, 3) == 0)
 				mode[s]++;
 			if (mode[s] == LSMNS_MODE_RELEASED && (!s || !releasable[s]))
 				mode[s] = cur[s] == LSMNS_MODE_RELEASED ?
@@ -1366,7 +1232,7 @@ static void narrower_modes(const uint8_t cur[NSLOT], uint8_t mode[NSLOT])
 	memcpy(mode, cur, NSLOT);
 }
 
-static int modes_match(const struct view *v, const uint8_t mode[NSLOT])
+static int modes_match(const struct nsview *v, const uint8_t mode[NSLOT])
 {
 	int s;
 
@@ -1394,7 +1260,7 @@ static void race_soak(int iters)
 		uint64_t ns = 0, ns2;
 		int cw, cr, er, k, n, e, pfd;
 		pid_t ctr, en;
-		struct view v;
+		struct nsview v;
 
 		snprintf(cg, sizeof(cg), CGROOT "/lsmns-soak-%d", it);
 		if (mkdir(cg, 0755)) {
@@ -1410,7 +1276,7 @@ static void race_soak(int iters)
 		if (view_of(ctr, &v) || v.id != ns || !modes_match(&v, mode))
 			fail("cycle %d: the container's namespace is not ns %llu with modes %u,%u,%u",
 			     it, (unsigned long long)ns, mode[0], mode[1], mode[2]);
-		if (rn(10) < 3) {
+		if (rn(&rng, 10) < 3) {
 			/* A narrower namespace for the container's task. */
 			narrower_modes(mode, m2);
 			pfd = pidfd_open(ctr, 0);
@@ -1430,7 +1296,7 @@ static void race_soak(int iters)
 				ns = ns2;
 			}
 		}
-		n = 1 + rn(3);
+		n = 1 + rn(&rng, 3);
 		for (k = 0; k < n; k++) {
 			shm->ready = 0;
 			en = entrant(cg, &er, it, 0);
@@ -1502,7 +1368,7 @@ int main(int argc, char **argv)
 	}
 	if (!seed)
 		seed = now_ns() ^ ((uint64_t)getpid() << 32);
-	rng_s = seed;
+	rng.s = seed;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	probe_lsms();
 	printf("# lsmns-race %s: seed=%#llx iterations=%d\n", race,

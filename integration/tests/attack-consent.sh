@@ -30,25 +30,7 @@ done
 grep -q 'lsmns.releasable=[^ ]*smack' /proc/cmdline && grep -q 'lsmns.releasable=[^ ]*selinux' /proc/cmdline ||
 	{ echo "Bail out! boot without lsmns.releasable=selinux,smack"; exit 1; }
 
-oneline() { tr '\n' ' ' | sed 's/ $//'; }
-# release_selinux: a namespace that releases SELinux; prints its
-# /proc/self/attr/lsmns line, or lsmns-assign's error.
-release_selinux() { $A run smack:active selinux:released apparmor:hidden -- cat /proc/self/attr/lsmns 2>&1; }
-release_smack() { $A run selinux:active smack:released apparmor:hidden -- cat /proc/self/attr/lsmns 2>&1; }
-# switch LSM: a shell switches its own interface LSM, then shows it
-# (after the error, if the switch failed).
-switch() { sh -c "echo $1 >/proc/self/attr/interface_lsm; cat /proc/self/attr/interface_lsm" 2>&1 | oneline; }
-# switch_in_ns: the same inside a namespace that hides SELinux (a hidden
-# SELinux is still asked, for the task's host-side context) and shows
-# Smack and AppArmor; its interface starts as smack.
-switch_in_ns() {
-	$A run selinux:hidden smack:active apparmor:active -- \
-		sh -c 'echo apparmor >/proc/self/attr/interface_lsm; cat /proc/self/attr/interface_lsm' 2>&1 | oneline
-}
-# The released namespace's line shows smack alone (a reader does not see
-# what its namespace releases or hides).
-REL_SE="interface=smack smack=active"
-REL_SM="interface=selinux selinux=active"
+. /lsmns/lib/consent.sh
 
 # ------------------------------------------- before any policy is loaded
 # SELinux cannot consent without a policy: no rule can name the release.

@@ -76,19 +76,25 @@ start() {
 	(cd $w && crun create --bundle $w $1 >$w/out 2>&1) && crun start $1 >>$w/out 2>&1
 }
 
+# control NAME WRAP WHAT: with nothing injected, the same container starts
+# and its task is in a namespace (id not 0): the attempt after it could
+# have succeeded.
+control() {
+	bundle "$1" "$2"
+	if start "$1"; then
+		pid=$(crun state "$1" | jq -r .pid)
+		check_not_contains "control: with nothing injected $3" "id=0 " "$(cat /proc/$pid/attr/lsmns) "
+	else
+		tap_result 1 "control: with nothing injected $3"
+		tap_diag "$(cat $W/$1/out $W/$1/hook.err 2>/dev/null)"
+	fi
+	crun delete -f "$1" >/dev/null 2>&1
+}
+
 count0=$(lsmns_settled_count)
 
 # --- control, then the hook's write fails
-bundle ctl-hook yes
-if start ctl-hook; then
-	pid=$(crun state ctl-hook | jq -r .pid)
-	check_not_contains "control: with nothing injected the wrapped hook places the container (namespace id)" \
-		"id=0 " "$(cat /proc/$pid/attr/lsmns) "
-else
-	tap_result 1 "control: with nothing injected the wrapped hook places the container"
-	tap_diag "$(cat $W/ctl-hook/out $W/ctl-hook/hook.err 2>/dev/null)"
-fi
-crun delete -f ctl-hook >/dev/null 2>&1
+control ctl-hook yes "the wrapped hook places the container (namespace id)"
 
 bundle hook yes
 if arm lsmns_assign_write Y; then
@@ -111,16 +117,7 @@ lsmns_wait_count "$count0"
 check_eq "no namespace left after the failed start (hook)" "$count0" "$(lsmns_count)"
 
 # --- control, then the container's execve into its namespace fails
-bundle ctl-exec no
-if start ctl-exec; then
-	pid=$(crun state ctl-exec | jq -r .pid)
-	check_not_contains "control: with nothing injected the container's exec enters its namespace" \
-		"id=0 " "$(cat /proc/$pid/attr/lsmns) "
-else
-	tap_result 1 "control: with nothing injected the container's exec enters its namespace"
-	tap_diag "$(cat $W/ctl-exec/out $W/ctl-exec/hook.err 2>/dev/null)"
-fi
-crun delete -f ctl-exec >/dev/null 2>&1
+control ctl-exec no "the container's exec enters its namespace"
 
 bundle exec no
 # The hook runs at create; the container's exec into the namespace at

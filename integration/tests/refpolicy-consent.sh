@@ -38,16 +38,7 @@ grep -q 'lsmns.releasable=[^ ]*smack' /proc/cmdline && grep -q 'lsmns.releasable
 	grep -q 'lsmns.test_policy=refpolicy' /proc/cmdline ||
 	{ echo "Bail out! boot without lsmns.releasable=selinux,smack and lsmns.test_policy=refpolicy"; exit 1; }
 
-oneline() { tr '\n' ' ' | sed 's/ $//'; }
-release_selinux() { $A run smack:active selinux:released apparmor:hidden -- cat /proc/self/attr/lsmns 2>&1; }
-release_smack() { $A run selinux:active smack:released apparmor:hidden -- cat /proc/self/attr/lsmns 2>&1; }
-switch() { sh -c "echo $1 >/proc/self/attr/interface_lsm; cat /proc/self/attr/interface_lsm" 2>&1 | oneline; }
-switch_in_ns() {
-	$A run selinux:hidden smack:active apparmor:active -- \
-		sh -c 'echo apparmor >/proc/self/attr/interface_lsm; cat /proc/self/attr/interface_lsm' 2>&1 | oneline
-}
-REL_SE="interface=smack smack=active"
-REL_SM="interface=selinux selinux=active"
+. /lsmns/lib/consent.sh
 ctx() { tr -d '\0' </proc/$1/attr/selinux/current; }
 
 check "load-policies apparmor smack (AppArmor and Smack as usual)" $P/load-policies apparmor smack
