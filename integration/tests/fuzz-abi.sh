@@ -60,6 +60,9 @@ case ",$(cat /sys/kernel/security/lsm)," in
 *)
 	tap_skip "an assignment cannot give a task the Smack labels * or @" "# SKIP Smack is not active" ;;
 esac
+# The control's namespace goes in an RCU callback after its task exits:
+# the fuzzer takes the count as its baseline, so let it settle first.
+lsmns_wait_count "$count0"
 
 # fuzz WHAT N ARGS...: one run of lsmns-fuzz, its results numbered into
 # this script's, each named with WHAT.
