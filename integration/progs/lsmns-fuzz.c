@@ -277,26 +277,6 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int read_file(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	buf[0] = 0;
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	/* attr/current values may end with NUL or a newline */
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == 0))
-		buf[--n] = 0;
-	return (int)n;
-}
-
-/* Parse "id=N parent=M interface=X selinux=active ..." */
 /* ---- the model of the documented order of checks ---- */
 
 struct parsed {

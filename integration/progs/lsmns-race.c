@@ -182,19 +182,9 @@ static int assign(int fd, const struct lsmns_req *q, uint64_t *id)
 static int view_of(pid_t pid, struct nsview *v)
 {
 	char path[64], buf[256];
-	int fd = -1;
-	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/attr/lsmns", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	memset(v, 0, sizeof(*v));
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
+	read_file(path, buf, sizeof(buf));
 	parse_view(buf, v);
 	return v->ok ? 0 : -1;
 }

@@ -160,20 +160,36 @@ static inline void msleep(unsigned int ms)
 		;
 }
 
+/*
+ * Read @path into @buf (NUL-terminated, trailing newlines and NULs cut):
+ * its length, or -errno with @buf empty.
+ */
+static inline int read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	buf[0] = 0;
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	/* attr/current values may end with NUL or a newline */
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == 0))
+		buf[--n] = 0;
+	return (int)n;
+}
+
 /* lsmns/count, or -1. */
 static inline long read_count(void)
 {
 	char buf[32];
-	int fd = open(COUNT, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
 
-	if (fd < 0)
+	if (read_file(COUNT, buf, sizeof(buf)) <= 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
 	return strtol(buf, NULL, 10);
 }
 
