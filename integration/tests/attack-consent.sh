@@ -1,4 +1,5 @@
 #!/bin/sh
+# lsmns-test: fresh-boot (no SELinux policy loaded yet; first in a debug batch)
 # Issue 17 ("Hardening 1"), class 6: consent is explicit.  Booted with
 #   lsm=capability,selinux,smack,apparmor lsmns.releasable=selinux,smack,apparmor
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# lsmns-test: fresh-boot (no SELinux policy loaded yet; first in a debug batch)
 # Booted with SELinux, Smack and AppArmor all active (no policy loaded:
 # SELinux reports "kernel", Smack "_", AppArmor "unconfined").  Checks
 # that all three initialise, the interface LSM (default, switching,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# lsmns-test: fresh-boot (no SELinux policy loaded yet; first in a debug batch)
 # Booted with SELinux, Smack and AppArmor active.  Each LSM gets its own
 # mount options: Smack's smackfs* options work next to SELinux, SELinux's
 # are refused by SELinux alone (no policy loaded yet) without harming

@@ -1,4 +1,5 @@
 #!/bin/sh
+# lsmns-test: fresh-boot (no SELinux policy loaded yet; first in a debug batch)
 # One owner for the network labels (kernel patch "one owner for the
 # secmark, NetLabel and labeled IPsec"): only the owner sets and reads the
 # peer label of a TCP connection's request_sock and configures NetLabel;
