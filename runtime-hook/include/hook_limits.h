@@ -22,9 +22,18 @@
 #define HOOK_MAX_ID_LEN		1024
 #define HOOK_MAX_PATH_LEN	4095
 #define HOOK_MAX_KEY_LEN	1024
-/* Annotation values other than contexts (lists of LSM names etc.). */
-#define HOOK_MAX_VALUE_LEN	65536
-#define HOOK_MAX_ANNOTATIONS	4096
+/*
+ * Annotations.  The hook reads only org.lsmns.* (and the keys a policy
+ * rule matches on), so only org.lsmns.* values have a bound of their own;
+ * any other value, such as kubectl's last-applied-configuration, is
+ * bounded only by all annotations together.  Kubernetes allows 256 KiB
+ * for all of a pod's annotations: this accepts four times that.
+ */
+#define HOOK_MAX_LSMNS_VALUE_LEN	HOOK_MAX_CTX_LEN
+#define HOOK_MAX_ANNOTATIONS_SIZE	(1024 * 1024)	/* keys + values */
+#define HOOK_MAX_ANNOTATIONS		4096
+/* Free text in the policy ("comment"). */
+#define HOOK_MAX_VALUE_LEN		65536
 
 /* Policy file. */
 #define HOOK_MAX_RULES		1024

@@ -241,6 +241,11 @@ void policy_free(struct policy *pol);
 const struct policy_rule *policy_match(const struct policy *pol,
 				       const struct oci_state *st,
 				       const struct oci_config *cfg);
+/* Whether @r matches; if not, the failing condition, value and pattern in @why. */
+bool policy_rule_explain_match(const struct policy_rule *r,
+			       const struct oci_state *st,
+			       const struct oci_config *cfg,
+			       char *why, size_t size);
 /* Check a request against one rule and fill @a. */
 int policy_check(const struct policy_rule *r, const struct lsm_request *req,
 		 const struct oci_config *cfg, struct lsm_assignment *a,
@@ -280,7 +285,24 @@ int json_parse_buffer(const char *buf, size_t len, const char *what,
 struct assign_file {
 	int fd;
 	bool regular;	/* not on securityfs: no result to read back */
+	/* Why the kernel would say EPERM, worked out before confine(). */
+	char eperm_why[384];
 };
+
+/*
+ * What decides whether the kernel lets this process assign: CAP_MAC_ADMIN
+ * in the initial user namespace, and no LSM namespace of its own.  Read
+ * from /proc/self before confine(); -1 where it could not be read.
+ */
+struct priv_facts {
+	int cap_mac_admin;		/* in the effective set */
+	int init_userns;		/* uid_map is the identity map */
+	long long lsmns_id;		/* /proc/self/attr/lsmns id=, -1 unknown */
+};
+
+void priv_facts_read(struct priv_facts *f);
+/* The likeliest cause of an EPERM from the assign file, and the fix. */
+void priv_explain_eperm(const struct priv_facts *f, char *buf, size_t size);
 
 int kernel_pin(int pid, int *pidfd, struct hook_err *err);
 int kernel_open_assign(const char *path, struct assign_file *af,

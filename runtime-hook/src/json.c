@@ -149,7 +149,7 @@ int json_to_kv(struct json_object *obj, size_t max_value, const char *what,
 	       struct hook_err *err)
 {
 	struct json_object_iterator it, end;
-	size_t n = (size_t)json_object_object_length(obj);
+	size_t n = (size_t)json_object_object_length(obj), total = 0;
 
 	l->v = NULL;
 	l->n = 0;
@@ -183,6 +183,11 @@ int json_to_kv(struct json_object *obj, size_t max_value, const char *what,
 			return hook_fail(err, status,
 					 "%s: \"%.128s\" is longer than %zu bytes",
 					 what, key, max_value);
+		total += klen + vlen;
+		if (total > HOOK_MAX_ANNOTATIONS_SIZE)
+			return hook_fail(err, status,
+					 "%s: keys and values together exceed %d bytes (at \"%.128s\"; Kubernetes allows 262144)",
+					 what, HOOK_MAX_ANNOTATIONS_SIZE, key);
 		e->key = strdup(key);
 		e->value = malloc(vlen + 1);
 		if (!e->key || !e->value) {

@@ -5,6 +5,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -17,6 +20,63 @@
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
 #endif
+
+#define CAP_MAC_ADMIN_BIT 33
+
+/* A small /proc file into @buf; false if it cannot be read. */
+static bool read_small(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return false;
+	buf[n] = '\0';
+	return true;
+}
+
+void priv_facts_read(struct priv_facts *f)
+{
+	char buf[4096], *p;
+	unsigned long long a, b, c;
+
+	f->cap_mac_admin = f->init_userns = -1;
+	f->lsmns_id = -1;
+	if (read_small("/proc/self/status", buf, sizeof(buf)) &&
+	    (p = strstr(buf, "\nCapEff:")) &&
+	    sscanf(p + 8, "%llx", &a) == 1)
+		f->cap_mac_admin = !!(a & (1ULL << CAP_MAC_ADMIN_BIT));
+	if (read_small("/proc/self/uid_map", buf, sizeof(buf)) &&
+	    sscanf(buf, "%llu %llu %llu", &a, &b, &c) == 3)
+		f->init_userns = a == 0 && b == 0 && c == 4294967295ULL;
+	if (read_small("/proc/self/attr/lsmns", buf, sizeof(buf)) &&
+	    (p = strstr(buf, "id=")) && (p == buf || p[-1] == ' '))
+		f->lsmns_id = strtoll(p + 3, NULL, 10);
+}
+
+void priv_explain_eperm(const struct priv_facts *f, char *buf, size_t size)
+{
+	if (f->lsmns_id > 0)
+		snprintf(buf, size,
+			 "the hook runs inside LSM namespace %lld, and only a process outside every LSM namespace may assign: run the runtime (and so the hook) on the host, not in a container",
+			 f->lsmns_id);
+	else if (f->init_userns == 0)
+		snprintf(buf, size,
+			 "the hook runs in a user namespace (rootless podman, or a runtime inside a container) and CAP_MAC_ADMIN counts only in the initial one: run the runtime as real root on the host");
+	else if (f->cap_mac_admin == 0)
+		snprintf(buf, size,
+			 "the hook has no CAP_MAC_ADMIN in its effective set: run the runtime as root with its full capability set (the hook inherits the runtime's capabilities)");
+	else if (f->cap_mac_admin == 1)
+		snprintf(buf, size,
+			 "the hook holds CAP_MAC_ADMIN, so an LSM refused the capability check: SELinux needs \"allow <the hook's domain> self:capability2 mac_admin\", an AppArmor profile on the runtime needs \"capability mac_admin\"; the AVC or apparmor=\"DENIED\" record in the audit log names it");
+	else
+		snprintf(buf, size,
+			 "the hook lacks CAP_MAC_ADMIN in the initial user namespace, runs inside an LSM namespace, or an LSM refused the capability (/proc/self could not be read to tell which)");
+}
 
 int kernel_pin(int pid, int *pidfd, struct hook_err *err)
 {
@@ -49,16 +109,24 @@ int kernel_open_assign(const char *path, struct assign_file *af,
 		       struct hook_err *err)
 {
 	struct statfs sfs;
+	struct priv_facts facts;
 	int f = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY);
 
+	priv_facts_read(&facts);
+	priv_explain_eperm(&facts, af->eperm_why, sizeof(af->eperm_why));
 	if (f < 0) {
 		int e = errno;
+		const char *why = "";
 
+		if (e == ENOENT)
+			why = ": the kernel has no LSM namespaces (boot the lsmns kernel) or securityfs is not mounted (mount -t securityfs securityfs /sys/kernel/security)";
+		else if (e == EPERM)
+			why = af->eperm_why;
+		else if (e == EACCES)
+			why = ": file permissions: the assign file is root's, run the runtime as root";
 		return hook_fail(err, HOOK_ERR_KERNEL,
-				 "cannot open assign file %.256s: %s%s", path,
-				 strerror(e),
-				 e == ENOENT ? " (kernel without lsmns, or securityfs not mounted)"
-					     : "");
+				 "cannot open assign file %.256s: %s%s%s", path,
+				 strerror(e), e == EPERM ? ": " : "", why);
 	}
 	af->fd = f;
 	/*
@@ -157,7 +225,8 @@ int kernel_send(const struct assign_file *af, const void *buf, size_t len,
 	return hook_fail(err, HOOK_ERR_KERNEL,
 			 "kernel refused the assignment%s: %s (errno %d): %s",
 			 where, strerror(e), e,
-			 kernel_errno_hint(e, released_entry));
+			 e == EPERM && !released_entry && af->eperm_why[0] ?
+				af->eperm_why : kernel_errno_hint(e, released_entry));
 }
 
 int kernel_result_ns(const struct assign_file *af, unsigned long long *ns_id)

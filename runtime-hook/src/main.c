@@ -251,6 +251,44 @@ static void describe_request(const struct hook_run *h, char *buf, size_t size)
 			 lsm_mask_str(h->req.release_mask, set, sizeof(set)));
 }
 
+/*
+ * --dry-run's output, rendered in memory and written with write(2): stdio
+ * on a terminal or a character device such as /dev/null (what crun gives
+ * hooks) would first ask the kernel with ioctl(TCGETS) whether it is a
+ * terminal, a call the seccomp filter does not allow.
+ */
+static int print_dump(struct hook_run *h)
+{
+	char *text = NULL;
+	size_t len = 0, off = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return hook_fail(&h->err, HOOK_ERR_INTERNAL, "out of memory");
+	request_dump(f, h->wire, h->wire_len);
+	if (fclose(f)) {
+		free(text);
+		return hook_fail(&h->err, HOOK_ERR_INTERNAL, "out of memory");
+	}
+	while (off < len) {
+		ssize_t w = write(STDOUT_FILENO, text + off, len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			int e = errno;
+
+			free(text);
+			return hook_fail(&h->err, HOOK_ERR_INTERNAL,
+					 "cannot write the dry run to standard output: %s",
+					 w < 0 ? strerror(e) : "short write");
+		}
+		off += (size_t)w;
+	}
+	free(text);
+	return 0;
+}
+
 static int run(struct hook_run *h)
 {
 	unsigned long long ns_id;
@@ -276,8 +314,8 @@ static int run(struct hook_run *h)
 		return -1;
 	assignment_str(&h->a, what, sizeof(what));
 	if (h->opt.dry_run) {
-		request_dump(stdout, h->wire, h->wire_len);
-		fflush(stdout);
+		if (print_dump(h))
+			return -1;
 		log_line(LOG_INFO, "container %.128s pid %d: dry run, would assign: %s",
 			 h->st.id, h->st.pid, what);
 		return 0;

@@ -497,30 +497,77 @@ static const char *image_of(const struct kv_list *ann)
 	return e->value;
 }
 
+/*
+ * Why @r does not match: the first condition that fails, with the value
+ * seen and the pattern wanted, into @why.  Returns true if it matches.
+ */
+bool policy_rule_explain_match(const struct policy_rule *r,
+			       const struct oci_state *st,
+			       const struct oci_config *cfg,
+			       char *why, size_t size)
+{
+	const struct policy_match *m = &r->match;
+	const struct kv_list *ann = request_annotations(st, cfg);
+	const char *root = cfg ? cfg->root_path : NULL;
+	size_t i;
+
+	if (size)
+		why[0] = '\0';
+	if (m->id && !glob(m->id, st->id)) {
+		snprintf(why, size, "id \"%.64s\" does not match \"%.64s\"",
+			 st->id ? st->id : "", m->id);
+		return false;
+	}
+	if (m->bundle && !glob(m->bundle, st->bundle)) {
+		snprintf(why, size, "bundle \"%.96s\" does not match \"%.96s\"",
+			 st->bundle ? st->bundle : "", m->bundle);
+		return false;
+	}
+	if (m->root_path && !glob(m->root_path, root)) {
+		if (root)
+			snprintf(why, size, "root_path \"%.96s\" does not match \"%.96s\"",
+				 root, m->root_path);
+		else
+			snprintf(why, size, "root_path: config.json has no root.path (rule wants \"%.96s\")",
+				 m->root_path);
+		return false;
+	}
+	if (m->image && !glob(m->image, image_of(ann))) {
+		if (image_of(ann))
+			snprintf(why, size, "image \"%.96s\" does not match \"%.96s\"",
+				 image_of(ann), m->image);
+		else
+			snprintf(why, size, "image: no " ANN_IMAGE_CRIO " or " ANN_IMAGE_CRI " annotation (rule wants \"%.96s\")",
+				 m->image);
+		return false;
+	}
+	for (i = 0; i < m->annotations.n; i++) {
+		const char *key = m->annotations.v[i].key;
+		const struct kv *e = kv_find(ann, key);
+
+		if (!e) {
+			snprintf(why, size, "annotation %.96s is absent (rule wants \"%.64s\")",
+				 key, m->annotations.v[i].value);
+			return false;
+		}
+		if (strlen(e->value) != e->value_len ||
+		    !glob(m->annotations.v[i].value, e->value)) {
+			snprintf(why, size, "annotation %.96s \"%.64s%s\" does not match \"%.64s\"",
+				 key, e->value, e->value_len > 64 ? "..." : "",
+				 m->annotations.v[i].value);
+			return false;
+		}
+	}
+	return true;
+}
+
 static bool rule_matches(const struct policy_rule *r,
 			 const struct oci_state *st,
 			 const struct oci_config *cfg)
 {
-	const struct policy_match *m = &r->match;
-	const struct kv_list *ann = request_annotations(st, cfg);
-	size_t i;
+	char why[512];
 
-	if (m->id && !glob(m->id, st->id))
-		return false;
-	if (m->bundle && !glob(m->bundle, st->bundle))
-		return false;
-	if (m->root_path && !glob(m->root_path, cfg ? cfg->root_path : NULL))
-		return false;
-	if (m->image && !glob(m->image, image_of(ann)))
-		return false;
-	for (i = 0; i < m->annotations.n; i++) {
-		const struct kv *e = kv_find(ann, m->annotations.v[i].key);
-
-		if (!e || strlen(e->value) != e->value_len ||
-		    !glob(m->annotations.v[i].value, e->value))
-			return false;
-	}
-	return true;
+	return policy_rule_explain_match(r, st, cfg, why, sizeof(why));
 }
 
 const struct policy_rule *policy_match(const struct policy *pol,
@@ -558,11 +605,43 @@ static bool pattern_ok(const struct pattern_list *pl, const char *s)
 	return false;
 }
 
+/* "{selinux} or {apparmor}", or "none" */
+static const char *sets_str(const struct policy_rule *r, char *buf, size_t size)
+{
+	size_t i, o = 0;
+	char b[64];
+
+	if (size)
+		buf[0] = '\0';
+	for (i = 0; i < r->nactive_sets && o < size; i++)
+		o += (size_t)snprintf(buf + o, size - o, "%s{%s}", i ? " or " : "",
+				      lsm_mask_str(r->active_sets[i], b, sizeof(b)));
+	if (!r->nactive_sets)
+		snprintf(buf, size, "no set: this rule allows no request");
+	return buf;
+}
+
+/* "\"p1\", \"p2\"", or "none" */
+static const char *patterns_str(const struct pattern_list *pl, char *buf,
+				size_t size)
+{
+	size_t i, o = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (i = 0; i < pl->n && o < size; i++)
+		o += (size_t)snprintf(buf + o, size - o, "%s\"%.96s\"",
+				      i ? ", " : "", pl->p[i]);
+	if (!pl->n)
+		snprintf(buf, size, "none");
+	return buf;
+}
+
 int policy_check(const struct policy_rule *r, const struct lsm_request *req,
 		 const struct oci_config *cfg, struct lsm_assignment *a,
 		 struct hook_err *err)
 {
-	char b[64];
+	char b[64], allowed[320];
 	size_t i;
 	int l;
 
@@ -575,22 +654,24 @@ int policy_check(const struct policy_rule *r, const struct lsm_request *req,
 			break;
 	if (i == r->nactive_sets)
 		return hook_fail(err, HOOK_ERR_REFUSED,
-				 "active LSM set {%s} is not allowed by policy rule \"%s\"",
+				 "active LSM set {%s} is not allowed by policy rule \"%s\" (it allows %s): ask for an allowed set in " ANN_LSM " or add the set to the rule's \"active\"",
 				 lsm_mask_str(req->active.mask, b, sizeof(b)),
-				 r->name);
+				 r->name, sets_str(r, allowed, sizeof(allowed)));
 
 	if (req->release_mask & ~r->release_mask)
 		return hook_fail(err, HOOK_ERR_REFUSED,
-				 "releasing %s is not allowed by policy rule \"%s\"",
+				 "releasing %s is not allowed by policy rule \"%s\" (it allows releasing: %s): drop it from " ANN_RELEASE " or add it to the rule's \"release\"",
 				 lsm_mask_str(req->release_mask & ~r->release_mask,
 					      b, sizeof(b)),
-				 r->name);
+				 r->name,
+				 lsm_mask_str(r->release_mask, allowed, sizeof(allowed)));
 
 	a->interface = req->interface >= 0 ? req->interface : req->active.idx[0];
 	if (r->interface_mask && !(r->interface_mask & LSM_BIT(a->interface)))
 		return hook_fail(err, HOOK_ERR_REFUSED,
-				 "interface LSM %s is not allowed by policy rule \"%s\"",
-				 hook_lsms[a->interface].name, r->name);
+				 "interface LSM %s is not allowed by policy rule \"%s\" (it allows %s; without " ANN_INTERFACE " the first LSM of " ANN_LSM " is the interface)",
+				 hook_lsms[a->interface].name, r->name,
+				 lsm_mask_str(r->interface_mask, allowed, sizeof(allowed)));
 
 	for (l = 0; l < HOOK_LSM_COUNT; l++) {
 		const char *spec = spec_label(cfg, l);
@@ -607,8 +688,10 @@ int policy_check(const struct policy_rule *r, const struct lsm_request *req,
 						 hook_lsms[l].ctx_key);
 			if (!pattern_ok(&r->contexts[l], ctx))
 				return hook_fail(err, HOOK_ERR_REFUSED,
-						 "%s context \"%.256s\" is not allowed by policy rule \"%s\"",
-						 hook_lsms[l].name, ctx, r->name);
+						 "%s context \"%.256s\" is not allowed by policy rule \"%s\" (its %s patterns: %s)",
+						 hook_lsms[l].name, ctx, r->name,
+						 hook_lsms[l].name,
+						 patterns_str(&r->contexts[l], allowed, sizeof(allowed)));
 		} else if (req->release_mask & LSM_BIT(l)) {
 			mode = LSMNS_MODE_RELEASED;
 			ctx = NULL;
@@ -638,6 +721,39 @@ int policy_check(const struct policy_rule *r, const struct lsm_request *req,
 	return 0;
 }
 
+/*
+ * Every rule was tried: say, rule by rule, which condition failed, as far
+ * as one line holds, and what to change.
+ */
+static int no_rule_matches(const struct policy *pol, const struct oci_state *st,
+			   const struct oci_config *cfg, struct hook_err *err)
+{
+	char line[HOOK_MSG_LEN - 200], why[512];
+	size_t i, o = 0;
+
+	line[0] = '\0';
+	for (i = 0; i < pol->nrules; i++) {
+		int n;
+
+		policy_rule_explain_match(&pol->rules[i], st, cfg, why, sizeof(why));
+		n = snprintf(line + o, sizeof(line) - o, "%s\"%.64s\": %s",
+			     i ? "; " : "", pol->rules[i].name, why);
+		if (n < 0 || (size_t)n >= sizeof(line) - o) {
+			line[o] = '\0';
+			snprintf(line + o, sizeof(line) - o, "%s%zu more",
+				 i ? "; and " : "", pol->nrules - i);
+			break;
+		}
+		o += (size_t)n;
+	}
+	if (!pol->nrules)
+		return hook_fail(err, HOOK_ERR_REFUSED,
+				 "no policy rule matches this container: the policy has no rules (add one; lsmns explain shows what a container would get)");
+	return hook_fail(err, HOOK_ERR_REFUSED,
+			 "no policy rule matches this container (%zu tried: %s): add a rule whose \"match\" fits it, or a last catch-all rule {\"name\": \"rest\", \"default\": \"none\"}",
+			 pol->nrules, line);
+}
+
 int policy_decide(const struct policy *pol, const struct oci_state *st,
 		  const struct oci_config *cfg, const struct lsm_request *req,
 		  struct lsm_assignment *a, struct hook_err *err)
@@ -647,8 +763,7 @@ int policy_decide(const struct policy *pol, const struct oci_state *st,
 	memset(a, 0, sizeof(*a));
 	a->interface = -1;
 	if (!r)
-		return hook_fail(err, HOOK_ERR_REFUSED,
-				 "no policy rule matches this container");
+		return no_rule_matches(pol, st, cfg, err);
 	a->rule = r->name;
 	if (req->present)
 		return policy_check(r, req, cfg, a, err);
@@ -661,7 +776,7 @@ int policy_decide(const struct policy *pol, const struct oci_state *st,
 	case POLICY_DEFAULT_REFUSE:
 	default:
 		return hook_fail(err, HOOK_ERR_REFUSED,
-				 "no " ANN_LSM " request and policy rule \"%s\" has no default",
+				 "no " ANN_LSM " request and policy rule \"%s\" has no default: add " ANN_LSM " to the container, or a \"default\" to the rule",
 				 r->name);
 	}
 }

@@ -78,7 +78,12 @@ int request_parse(const struct kv_list *ann, const struct oci_config *cfg,
 			known = known || !strcmp(key, known_keys[k]);
 		if (!known)
 			return hook_fail(err, HOOK_ERR_REFUSED,
-					 "unknown annotation %.128s", key);
+					 "unknown annotation %.128s (the hook knows " ANN_LSM ", " ANN_SELINUX_CTX ", " ANN_APPARMOR_PROFILE ", " ANN_SMACK_LABEL ", " ANN_RELEASE ", " ANN_INTERFACE ")",
+					 key);
+		if (ann->v[i].value_len > HOOK_MAX_LSMNS_VALUE_LEN)
+			return hook_fail(err, HOOK_ERR_REFUSED,
+					 "annotation %.128s is %zu bytes, more than the %d an org.lsmns.* value may have",
+					 key, ann->v[i].value_len, HOOK_MAX_LSMNS_VALUE_LEN);
 		if (strcmp(key, ANN_LSM) && !kv_find(ann, ANN_LSM))
 			return hook_fail(err, HOOK_ERR_REFUSED,
 					 "annotation %.128s given without " ANN_LSM,

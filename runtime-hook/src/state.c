@@ -94,7 +94,7 @@ int state_parse(const char *buf, size_t len, struct oci_state *st,
 		goto out;
 	case 1:
 		st->has_annotations = true;
-		if (json_to_kv(ann, HOOK_MAX_VALUE_LEN, "OCI state annotations",
+		if (json_to_kv(ann, HOOK_MAX_ANNOTATIONS_SIZE, "OCI state annotations",
 			       &st->annotations, HOOK_ERR_INPUT, err))
 			goto out;
 		break;
@@ -189,7 +189,7 @@ int config_parse(const char *buf, size_t len, const char *bundle,
 		goto out;
 	case 1:
 		cfg->has_annotations = true;
-		if (json_to_kv(ann, HOOK_MAX_VALUE_LEN, "config.json annotations",
+		if (json_to_kv(ann, HOOK_MAX_ANNOTATIONS_SIZE, "config.json annotations",
 			       &cfg->annotations, HOOK_ERR_INPUT, err))
 			goto out;
 		break;

@@ -6,8 +6,12 @@
  * stderr and the bytes written.
  */
 #include <fcntl.h>
+#include <poll.h>
 
 #include "testutil.h"
+
+/* Where the hook's standard output goes. */
+enum out_mode { OUT_FILE, OUT_PIPE, OUT_DEVNULL, OUT_TTY };
 
 struct run {
 	int status;	/* exit status, or 128 + signal */
@@ -34,17 +38,57 @@ static void slurp(const char *path, char *buf, size_t size)
 	close(fd);
 }
 
+/* Read what is there on @fd until EOF or EIO (a pty whose slave closed). */
+static size_t drain(int fd, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (;;) {
+		ssize_t r;
+
+		if (n + 1 >= size)
+			break;
+		r = read(fd, buf + n, size - 1 - n);
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+static void run_hook_out(struct run *r, const char *dir, const char *const *args,
+			 const char *input, size_t input_len, enum out_mode mode);
+
 /* Run the hook with @argv (after argv[0]) and @input on stdin. */
 static void run_hook(struct run *r, const char *dir, const char *const *args,
 		     const char *input, size_t input_len)
 {
+	run_hook_out(r, dir, args, input, input_len, OUT_FILE);
+}
+
+static void run_hook_out(struct run *r, const char *dir, const char *const *args,
+			 const char *input, size_t input_len, enum out_mode mode)
+{
 	char *in = tu_path(dir, "stdin"), *out = tu_path(dir, "stdout"),
 	     *errp = tu_path(dir, "stderr");
 	const char *argv[16];
-	int st, i = 0;
+	int st, i = 0, pipefd[2] = { -1, -1 }, master = -1;
+	char *slave = NULL;
 	pid_t pid;
 
 	bool no_seccomp = false;
+
+	if (mode == OUT_PIPE)
+		assert_int_equal(pipe(pipefd), 0);
+	if (mode == OUT_TTY) {
+		master = posix_openpt(O_RDWR | O_NOCTTY);
+		assert_true(master >= 0);
+		assert_int_equal(grantpt(master), 0);
+		assert_int_equal(unlockpt(master), 0);
+		slave = strdup(ptsname(master));
+		assert_non_null(slave);
+	}
 
 	tu_write(in, input, input_len);
 	argv[i++] = "lsmns-hook";
@@ -56,9 +100,23 @@ static void run_hook(struct run *r, const char *dir, const char *const *args,
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		int fi = open(in, O_RDONLY), fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600),
+		int fi = open(in, O_RDONLY), fo,
 		    fe = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
+		switch (mode) {
+		case OUT_PIPE:
+			fo = pipefd[1];
+			close(pipefd[0]);
+			break;
+		case OUT_DEVNULL:
+			fo = open("/dev/null", O_WRONLY);
+			break;
+		case OUT_TTY:
+			fo = open(slave, O_WRONLY | O_NOCTTY);
+			break;
+		default:
+			fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		}
 		if (fi < 0 || fo < 0 || fe < 0)
 			_exit(120);
 		dup2(fi, 0);
@@ -74,9 +132,29 @@ static void run_hook(struct run *r, const char *dir, const char *const *args,
 		execv(hook_path(), (char *const *)argv);
 		_exit(121);
 	}
+	r->out[0] = '\0';
+	if (mode == OUT_PIPE) {
+		close(pipefd[1]);
+		drain(pipefd[0], r->out, sizeof(r->out));
+		close(pipefd[0]);
+	}
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	slurp(out, r->out, sizeof(r->out));
+	if (mode == OUT_FILE)
+		slurp(out, r->out, sizeof(r->out));
+	if (mode == OUT_TTY) {
+		struct pollfd p = { .fd = master, .events = POLLIN };
+
+		/* what the tty holds: the child is gone, nothing more comes */
+		if (poll(&p, 1, 1000) > 0) {
+			int fl = fcntl(master, F_GETFL);
+
+			fcntl(master, F_SETFL, fl | O_NONBLOCK);
+			drain(master, r->out, sizeof(r->out));
+		}
+		close(master);
+		free(slave);
+	}
 	slurp(errp, r->err, sizeof(r->err));
 	free(in);
 	free(out);
@@ -344,6 +422,72 @@ static void test_dry_run(void **s)
 	assert_non_null(strstr(fx->r.out, "00000000  01 00 00 00"));
 }
 
+/* --dry-run wherever its standard output is: file, pipe, /dev/null, a terminal. */
+static void test_dry_run_outputs(void **s)
+{
+	static const char *const names[] = { "file", "pipe", "/dev/null", "terminal" };
+	const char *in = state("created", sel_ann);
+	char input[16384];
+	int m;
+
+	(void)s;
+	snprintf(input, sizeof(input), "%s", in);
+	for (m = OUT_FILE; m <= OUT_TTY; m++) {
+		run_hook_out(&fx->r, fx->dir, (const char *[]){ fx->pol_arg, "--dry-run", NULL },
+			     input, strlen(input), (enum out_mode)m);
+		if (fx->r.status != 0)
+			fail_msg("--dry-run to a %s: exit %d, stderr <%s>", names[m],
+				 fx->r.status, fx->r.err);
+		one_line(&fx->r, "dry run, would assign: rule=demo");
+		if (m != OUT_DEVNULL && !strstr(fx->r.out, "entry[0] mode=1 (active) id=101 (selinux)"))
+			fail_msg("--dry-run to a %s printed <%s>", names[m], fx->r.out);
+	}
+	assert_int_equal(assign_size(), 0);
+}
+
+/*
+ * A pod with kubectl's last-applied-configuration of 200 KiB: lsmns reads
+ * only org.lsmns.*, so the size of another annotation refuses nothing,
+ * in the OCI state and in config.json alike.
+ */
+static void test_big_unrelated_annotation(void **s)
+{
+	size_t big = 200 * 1024, n = big + 8192;
+	char *in = malloc(n), *cfg = malloc(n), *p;
+
+	(void)s;
+	assert_non_null(in);
+	assert_non_null(cfg);
+	p = in + snprintf(in, n,
+			  "{\"ociVersion\":\"1.0.2\",\"id\":\"ctr-1\",\"status\":\"created\",\"pid\":%d,"
+			  "\"bundle\":\"%s\",\"annotations\":{%s,"
+			  "\"kubectl.kubernetes.io/last-applied-configuration\":\"",
+			  (int)fx->target, fx->bundle, sel_ann);
+	memset(p, 'x', big);
+	strcpy(p + big, "\"}}");
+	hook(in, NULL);
+	if (fx->r.status != 0)
+		fail_msg("200 KiB annotation in the state: exit %d <%s>", fx->r.status, fx->r.err);
+	one_line(&fx->r, "allowed, assigned: rule=demo");
+	assert_int_equal(assign_size(), 168);
+
+	/* the same pod through config.json (a state without annotations) */
+	tu_write_str(fx->assign, "");
+	p = cfg + snprintf(cfg, n, "{\"root\":{\"path\":\"rootfs\"},\"annotations\":{%s,"
+			   "\"kubectl.kubernetes.io/last-applied-configuration\":\"", sel_ann);
+	memset(p, 'x', big);
+	strcpy(p + big, "\"}}");
+	tu_write_str(fx->config, cfg);
+	snprintf(in, n, "{\"id\":\"ctr-1\",\"status\":\"created\",\"pid\":%d,\"bundle\":\"%s\"}",
+		 (int)fx->target, fx->bundle);
+	hook(in, NULL);
+	if (fx->r.status != 0)
+		fail_msg("200 KiB annotation in config.json: exit %d <%s>", fx->r.status, fx->r.err);
+	assert_int_equal(assign_size(), 168);
+	free(in);
+	free(cfg);
+}
+
 static void test_default_none(void **s)
 {
 	(void)s;
@@ -470,6 +614,53 @@ static void test_refuse_request(void **s)
 		"given without org.lsmns.lsm");
 }
 
+/*
+ * Every refusal class names its cause and what to change, in its one line.
+ * (The policy, state, config, target and kernel classes are above.)
+ */
+static void test_refusals_name_the_fix(void **s)
+{
+	static char big[HOOK_MAX_LSMNS_VALUE_LEN + 64];
+	char st[8192];
+
+	(void)s;
+	/* no rule matches: every rule tried, the field, the value, the pattern */
+	tu_write_str(fx->policy,
+		     "{\"version\":1,\"rules\":["
+		     "{\"name\":\"team-a\",\"match\":{\"annotations\":{\"io.kubernetes.pod.namespace\":\"team-a\"}}},"
+		     "{\"name\":\"demo\",\"match\":{\"root_path\":\"/var/lib/lsmns/*\"}},"
+		     "{\"name\":\"web\",\"match\":{\"image\":\"registry.example/web/*\"}}]}");
+	refused(state("created", "\"io.kubernetes.pod.namespace\":\"team-b\",\"org.lsmns.lsm\":\"selinux\""),
+		HOOK_ERR_REFUSED, "no policy rule matches this container (3 tried: ");
+	assert_non_null(strstr(fx->r.err, "\"team-a\": annotation io.kubernetes.pod.namespace \"team-b\" does not match \"team-a\""));
+	assert_non_null(strstr(fx->r.err, "\"demo\": root_path \""));
+	assert_non_null(strstr(fx->r.err, "does not match \"/var/lib/lsmns/*\""));
+	assert_non_null(strstr(fx->r.err, "\"web\": image: no io.kubernetes.cri-o.ImageName"));
+	assert_non_null(strstr(fx->r.err, "or a last catch-all rule"));
+	tu_write_str(fx->policy, policy_json);
+
+	/* not allowed by the rule: what the rule does allow */
+	refused(state("created", "\"org.lsmns.lsm\":\"selinux\",\"org.lsmns.selinux.context\":\"system_u:system_r:spc_t:s0\""),
+		HOOK_ERR_REFUSED, "(its selinux patterns: \"system_u:system_r:container_t:s0:c*\")");
+	refused(state("created", "\"org.lsmns.lsm\":\"smack\",\"org.lsmns.smack.label\":\"L\""),
+		HOOK_ERR_REFUSED, "(it allows {selinux} or {apparmor}): ask for an allowed set in org.lsmns.lsm");
+	refused(state("created", "\"org.lsmns.lsm\":\"apparmor\",\"org.lsmns.apparmor.profile\":\"lsmns-x\",\"org.lsmns.release\":\"selinux\""),
+		HOOK_ERR_REFUSED, "(it allows releasing: smack)");
+	/* a misspelt key: the keys the hook knows */
+	refused(state("created", "\"org.lsmns.lsm\":\"selinux\",\"org.lsmns.selinux.contxt\":\"x\""),
+		HOOK_ERR_REFUSED, "unknown annotation org.lsmns.selinux.contxt (the hook knows org.lsmns.lsm, org.lsmns.selinux.context,");
+	/* an org.lsmns.* value over its bound */
+	memset(big, 'a', sizeof(big) - 1);
+	snprintf(st, sizeof(st), "\"org.lsmns.lsm\":\"smack\",\"org.lsmns.smack.label\":\"%s\"", big);
+	refused(state("created", st), HOOK_ERR_REFUSED, "more than the 4095 an org.lsmns.* value may have");
+	/* a rule without a default and a container without a request */
+	tu_write_str(fx->policy, "{\"version\":1,\"rules\":[{\"name\":\"strict\",\"active\":[[\"selinux\"]],"
+		     "\"contexts\":{\"selinux\":[\"*\"]}}]}");
+	refused(state("created", "\"io.other\":\"x\""), HOOK_ERR_REFUSED,
+		"has no default: add org.lsmns.lsm to the container, or a \"default\" to the rule");
+	tu_write_str(fx->policy, policy_json);
+}
+
 static void test_refuse_spec_conflict(void **s)
 {
 	(void)s;
@@ -503,7 +694,7 @@ static void test_refuse_assign_file(void **s)
 		 state("created", sel_ann), strlen(state("created", sel_ann)));
 	assert_int_equal(fx->r.status, HOOK_ERR_KERNEL);
 	one_line(&fx->r, "cannot open assign file");
-	assert_non_null(strstr(fx->r.err, "kernel without lsmns"));
+	assert_non_null(strstr(fx->r.err, "the kernel has no LSM namespaces"));
 	/* the kernel refusing the write: /dev/full returns ENOSPC */
 	run_hook(&fx->r, fx->dir, (const char *[]){ fx->pol_arg, "--assign-file=/dev/full", NULL },
 		 state("created", sel_ann), strlen(state("created", sel_ann)));
@@ -522,12 +713,15 @@ int main(void)
 		T(test_no_seccomp),
 		T(test_config_annotations_fallback),
 		T(test_dry_run),
+		T(test_dry_run_outputs),
+		T(test_big_unrelated_annotation),
 		T(test_default_none),
 		T(test_refuse_bad_state),
 		T(test_refuse_oversize_state),
 		T(test_refuse_policy),
 		T(test_refuse_config),
 		T(test_refuse_request),
+		T(test_refusals_name_the_fix),
 		T(test_refuse_spec_conflict),
 		T(test_refuse_target),
 		T(test_refuse_assign_file),

@@ -46,7 +46,7 @@ static void test_open_assign(void **s)
 	(void)s;
 	assert_int_equal(kernel_open_assign(p, &af, &err), -1);
 	assert_err(&err, HOOK_ERR_KERNEL, "cannot open assign file");
-	assert_non_null(strstr(err.msg, "kernel without lsmns"));
+	assert_non_null(strstr(err.msg, "the kernel has no LSM namespaces (boot the lsmns kernel)"));
 	tu_write_str(p, "");
 	assert_int_equal(kernel_open_assign(p, &af, &err), 0);
 	assert_true(af.regular);
@@ -212,6 +212,38 @@ static void test_errno_hints(void **s)
 	assert_non_null(strstr(kernel_errno_hint(EPERM, false), "CAP_MAC_ADMIN"));
 }
 
+/* Each cause of EPERM is named with its fix. */
+static void test_eperm_causes(void **s)
+{
+	struct priv_facts f;
+	char buf[512];
+
+	(void)s;
+	f = (struct priv_facts){ .cap_mac_admin = 1, .init_userns = 1, .lsmns_id = 4 };
+	priv_explain_eperm(&f, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "inside LSM namespace 4"));
+	assert_non_null(strstr(buf, "run the runtime (and so the hook) on the host"));
+	f = (struct priv_facts){ .cap_mac_admin = 1, .init_userns = 0, .lsmns_id = 0 };
+	priv_explain_eperm(&f, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "runs in a user namespace (rootless podman"));
+	f = (struct priv_facts){ .cap_mac_admin = 0, .init_userns = 1, .lsmns_id = 0 };
+	priv_explain_eperm(&f, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "no CAP_MAC_ADMIN in its effective set"));
+	f = (struct priv_facts){ .cap_mac_admin = 1, .init_userns = 1, .lsmns_id = 0 };
+	priv_explain_eperm(&f, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "an LSM refused the capability check"));
+	assert_non_null(strstr(buf, "capability2 mac_admin"));
+	f = (struct priv_facts){ .cap_mac_admin = -1, .init_userns = -1, .lsmns_id = -1 };
+	priv_explain_eperm(&f, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "could not be read"));
+	/* this test's own process: the facts are read, not guessed */
+	priv_facts_read(&f);
+	assert_int_not_equal(f.cap_mac_admin, -1);
+	assert_int_not_equal(f.init_userns, -1);
+	if (geteuid() == 0 && f.init_userns == 1)
+		assert_int_equal(f.cap_mac_admin, 1);
+}
+
 /* Run @fn in a confined child; return its wait status. */
 static int confined_child(void (*fn)(void))
 {
@@ -296,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_send_no_result),
 		cmocka_unit_test(test_result_ns),
 		cmocka_unit_test(test_errno_hints),
+		cmocka_unit_test(test_eperm_causes),
 		cmocka_unit_test(test_confine),
 	};
 

@@ -176,7 +176,7 @@ static void test_refuse_contexts(void **s)
 	request_free(&req);
 	big[22 + HOOK_MAX_CTX_LEN] = 'L';
 	big[23 + HOOK_MAX_CTX_LEN] = '\0';
-	refused(ANN("org.lsmns.lsm=smack", big), NULL, "longer than 4095 bytes");
+	refused(ANN("org.lsmns.lsm=smack", big), NULL, "is 4096 bytes, more than the 4095 an org.lsmns.* value may have");
 }
 
 static void test_refuse_spec_conflict(void **s)

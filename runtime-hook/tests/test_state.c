@@ -182,16 +182,26 @@ static void test_state_annotations(void **s)
 
 static void test_state_annotation_bounds(void **s)
 {
-	size_t n = HOOK_MAX_VALUE_LEN + 200, i;
+	size_t n = HOOK_MAX_ANNOTATIONS_SIZE + 400, i;
 	char *buf = malloc(n), *p;
+	struct oci_state st;
 	size_t len;
 
 	(void)s;
 	assert_non_null(buf);
+	/* one value of 200 KiB (kubectl's last-applied-configuration) is fine */
+	p = buf + sprintf(buf, "{\"id\":\"c\",\"status\":\"created\",\"pid\":5,\"bundle\":\"/b\",\"annotations\":{\"kubectl.kubernetes.io/last-applied-configuration\":\"");
+	memset(p, 'v', 200 * 1024);
+	strcpy(p + 200 * 1024, "\"}}");
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(state_parse(buf, strlen(buf), &st, &err), 0);
+	assert_int_equal(st.annotations.v[0].value_len, 200 * 1024);
+	state_free(&st);
+	/* all of them together over the bound is refused, and says so */
 	p = buf + sprintf(buf, "{\"id\":\"c\",\"status\":\"created\",\"pid\":5,\"bundle\":\"/b\",\"annotations\":{\"k\":\"");
-	memset(p, 'v', HOOK_MAX_VALUE_LEN + 1);
-	strcpy(p + HOOK_MAX_VALUE_LEN + 1, "\"}}");
-	state_refused(buf, "longer than");
+	memset(p, 'v', HOOK_MAX_ANNOTATIONS_SIZE);
+	strcpy(p + HOOK_MAX_ANNOTATIONS_SIZE, "\"}}");
+	state_refused(buf, "keys and values together exceed 1048576 bytes");
 	free(buf);
 
 	/* more than HOOK_MAX_ANNOTATIONS members */
