@@ -226,6 +226,12 @@ struct policy_rule {
 	char *hidden[HOOK_LSM_COUNT];	/* NULL: inherit */
 	unsigned int release_mask;
 	unsigned int interface_mask;	/* 0: any active LSM */
+	/*
+	 * "selinux_mcs": "runtime": an active SELinux context must be the
+	 * runtime's process.selinuxLabel (the runtime allocates one category
+	 * pair per pod) and have exactly one pair, s0:cN,cM.
+	 */
+	bool selinux_mcs_runtime;
 	enum policy_default default_action;
 	struct lsm_request default_req;
 };
@@ -254,6 +260,21 @@ int policy_check(const struct policy_rule *r, const struct lsm_request *req,
 int policy_decide(const struct policy *pol, const struct oci_state *st,
 		  const struct oci_config *cfg, const struct lsm_request *req,
 		  struct lsm_assignment *a, struct hook_err *err);
+
+/* True if @ctx's level is exactly one category pair "s0:cN,cM", N < M < 1024. */
+bool selinux_level_is_pair(const char *ctx);
+
+/* ---- explain.c: lsmns explain, lsmns check-policy ------------------- */
+
+/* Each returns an exit status; argv[0] is the command's name. */
+int explain_main(int argc, char **argv);
+int check_policy_main(int argc, char **argv);
+/*
+ * Lint a parsed policy: print "warning: ..." (and "note: ...") lines to
+ * @out; return the number of warnings.  @securityfs: where to look for the
+ * loaded AppArmor profiles, or NULL.
+ */
+size_t policy_lint(const struct policy *pol, const char *securityfs, FILE *out);
 
 /* ---- util.c -------------------------------------------------------- */
 

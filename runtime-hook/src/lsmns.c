@@ -35,6 +35,8 @@
 
 #include <json-c/json.h>
 
+#include "lsmns_hook.h"
+
 #define PROG		"lsmns ps"
 #define VERSION		"0.1.0"
 #define SECFS		"/sys/kernel/security"
@@ -700,8 +702,13 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: lsmns ps [--json] [--all]\n"
-		"List every LSM namespace alive: modes, interface LSM, assigned\n"
+		"       lsmns explain [--policy FILE] [--json] INPUT\n"
+		"       lsmns check-policy FILE...\n"
+		"ps: list every LSM namespace alive: modes, interface LSM, assigned\n"
 		"contexts, bound cgroup, and its tasks with their contexts.\n"
+		"explain: what lsmns-hook would decide for a config.json, a Kubernetes\n"
+		"object or annotations, rule by rule (lsmns explain --help).\n"
+		"check-policy: validate and lint host policies (lsmns check-policy --help).\n"
 		"\n"
 		"  -j, --json     JSON instead of text\n"
 		"  -a, --all      also the initial namespace (id 0) and its tasks\n"
@@ -732,8 +739,12 @@ int main(int argc, char **argv)
 		printf("lsmns %s\n", VERSION);
 		return 0;
 	}
+	if (!strcmp(argv[1], "explain"))
+		return explain_main(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "check-policy"))
+		return check_policy_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "ps")) {
-		fprintf(stderr, "lsmns: unknown command '%s' (try: lsmns ps)\n", argv[1]);
+		fprintf(stderr, "lsmns: unknown command '%s' (try: lsmns ps, lsmns explain, lsmns check-policy)\n", argv[1]);
 		return 2;
 	}
 	optind = 2;

@@ -61,7 +61,9 @@ static void usage(FILE *f)
 		"  --policy FILE        policy file (default " DEFAULT_POLICY ")\n"
 		"  --assign-file PATH   kernel assign file (default " DEFAULT_ASSIGN ")\n"
 		"  --dry-run            print the request instead of sending it\n"
-		"  --check-policy FILE  validate a policy file and exit\n"
+		"  --check-policy FILE  validate and lint a policy file and exit\n"
+		"  --explain [OPT] IN   what the hook would decide for a config.json,\n"
+		"                       Kubernetes object or annotations (lsmns explain)\n"
 		"  --no-seccomp         do not confine the hook (debugging only)\n"
 		"  --version            print the version and exit\n"
 		"  --help               print this help and exit\n"
@@ -154,8 +156,13 @@ static int check_policy(const char *path)
 		free(buf);
 		goto fail;
 	}
-	printf("policy %s: valid, %zu rule%s\n", path, pol.nrules,
-	       pol.nrules == 1 ? "" : "s");
+	{
+		size_t n = policy_lint(&pol, NULL, stdout);
+
+		printf("policy %s: valid, %zu rule%s, %zu lint warning%s%s\n", path,
+		       pol.nrules, pol.nrules == 1 ? "" : "s", n, n == 1 ? "" : "s",
+		       n ? " (the hook still loads it; lsmns check-policy fails on them)" : "");
+	}
 	policy_free(&pol);
 	free(buf);
 	return HOOK_OK;
@@ -362,6 +369,9 @@ int main(int argc, char **argv)
 
 	memset(&h, 0, sizeof(h));
 	h.policy_fd = h.config_fd = h.pidfd = h.assign.fd = -1;
+	/* lsmns explain under the hook's name: no state, no kernel */
+	if (argc > 1 && !strcmp(argv[1], "--explain"))
+		return explain_main(argc - 1, argv + 1);
 	if (parse_args(argc, argv, &h.opt))
 		return HOOK_ERR_USAGE;
 	if (h.opt.check_policy)

@@ -295,7 +295,7 @@ static int parse_rule(struct json_object *o, size_t idx, struct policy_rule *r,
 {
 	static const char *const keys[] = {
 		"name", "comment", "match", "active", "contexts", "hidden",
-		"release", "interface", "default", NULL
+		"release", "interface", "selinux_mcs", "default", NULL
 	};
 	char what[HOOK_MAX_NAME_LEN + 32], w[HOOK_MAX_NAME_LEN + 64], *c = NULL;
 	struct json_object *m;
@@ -365,6 +365,14 @@ static int parse_rule(struct json_object *o, size_t idx, struct policy_rule *r,
 		if (lsm_array(m, w, &list, true, err))
 			return -1;
 		r->interface_mask = list.mask;
+	}
+	if (json_object_object_get_ex(o, "selinux_mcs", &m)) {
+		if (!json_object_is_type(m, json_type_string) ||
+		    strcmp(json_object_get_string(m), "runtime"))
+			return hook_fail(err, PERR,
+					 "%s selinux_mcs must be \"runtime\" (the only scheme there is)",
+					 what);
+		r->selinux_mcs_runtime = true;
 	}
 	r->default_action = POLICY_DEFAULT_REFUSE;
 	if (json_object_object_get_ex(o, "default", &m)) {
@@ -605,6 +613,35 @@ static bool pattern_ok(const struct pattern_list *pl, const char *s)
 	return false;
 }
 
+bool selinux_level_is_pair(const char *ctx)
+{
+	const char *p = ctx;
+	unsigned long c[2];
+	int i, colons = 0;
+
+	for (; *p && colons < 3; p++)
+		colons += *p == ':';
+	if (colons < 3 || strncmp(p, "s0:c", 4))
+		return false;
+	p += 4;
+	for (i = 0; i < 2; i++) {
+		char *end;
+
+		if (*p < '0' || *p > '9' || (p[0] == '0' && p[1] >= '0' && p[1] <= '9'))
+			return false;
+		c[i] = strtoul(p, &end, 10);
+		if (c[i] > 1023)
+			return false;
+		p = end;
+		if (i == 0) {
+			if (strncmp(p, ",c", 2))
+				return false;
+			p += 2;
+		}
+	}
+	return *p == '\0' && c[0] < c[1];
+}
+
 /* "{selinux} or {apparmor}", or "none" */
 static const char *sets_str(const struct policy_rule *r, char *buf, size_t size)
 {
@@ -681,6 +718,18 @@ int policy_check(const struct policy_rule *r, const struct lsm_request *req,
 		if (req->active.mask & LSM_BIT(l)) {
 			mode = LSMNS_MODE_ACTIVE;
 			ctx = req->ctx[l];
+			if (l == HOOK_LSM_SELINUX && r->selinux_mcs_runtime) {
+				if (!spec || !ctx || strcmp(spec, ctx))
+					return hook_fail(err, HOOK_ERR_REFUSED,
+							 "policy rule \"%s\" takes SELinux categories from the runtime (selinux_mcs \"runtime\") but %s: let the runtime allocate the pair (CRI-O and podman do when the pod sets no seLinuxOptions.level)",
+							 r->name,
+							 spec ? "config.json process.selinuxLabel differs from the request"
+							      : "config.json has no process.selinuxLabel");
+				if (!selinux_level_is_pair(ctx))
+					return hook_fail(err, HOOK_ERR_REFUSED,
+							 "selinux context \"%.256s\" is not one category pair s0:cN,cM, which policy rule \"%s\" requires (selinux_mcs \"runtime\")",
+							 ctx, r->name);
+			}
 			if (!ctx)
 				return hook_fail(err, HOOK_ERR_REFUSED,
 						 "no %s context requested for active LSM %s (set annotation %s)",

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Run every test suite and print one TAP stream on stdout:
-#   the cmocka suites of the normal build, the same suites built with
+#   the cmocka suites of the normal build and tests/tools.sh (lsmns
+#   check-policy and explain), the same built with
 #   ASan/UBSan (names prefixed "asan/"), and one bounded fuzz run.
 # Usage: tests/run-tap.sh BUILD ASAN_BUILD FUZZ_BIN FUZZ_SECONDS
 # Exit status: 0 if every test passed.
@@ -49,12 +50,21 @@ run_suites() { # build-dir prefix
 }
 
 run_suites "$build" ""
+# lsmns check-policy and lsmns explain as an operator runs them
+tests/tools.sh "$build" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+sed 's/^/# /' "$tmp/err" >> "$tmp/out"
+emit "" tools.sh "$tmp/out" "$rc"
 # LSan stops the world with ptrace and threads: not allowed under the hook's
 # own seccomp filter, so leak checking happens in the unit tests (no
 # seccomp there) and the e2e binaries run with detect_leaks=0.
 ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
 	run_suites "$asan" "asan/"
+ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0} tests/tools.sh "$asan" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+sed 's/^/# /' "$tmp/err" >> "$tmp/out"
+emit "asan/" tools.sh "$tmp/out" "$rc"
 
 # One bounded fuzz run over the committed corpus; new inputs go to a
 # scratch directory, crashes to $tmp (reported, then kept by hand under

@@ -533,6 +533,63 @@ static void test_spec_released(void **s)
 	policy_free(&pol);
 }
 
+static void test_selinux_pair(void **s)
+{
+	(void)s;
+	assert_true(selinux_level_is_pair("system_u:system_r:container_t:s0:c1,c2"));
+	assert_true(selinux_level_is_pair("u:r:t:s0:c0,c1023"));
+	assert_false(selinux_level_is_pair("u:r:t:s0:c2,c1"));	/* not ordered */
+	assert_false(selinux_level_is_pair("u:r:t:s0:c1,c1"));
+	assert_false(selinux_level_is_pair("u:r:t:s0:c0.c1023"));
+	assert_false(selinux_level_is_pair("u:r:t:s0-s0:c1,c2"));
+	assert_false(selinux_level_is_pair("u:r:t:s0:c1,c2,c3"));
+	assert_false(selinux_level_is_pair("u:r:t:s0:c1,c1024"));
+	assert_false(selinux_level_is_pair("u:r:t:s0:c01,c2"));
+	assert_false(selinux_level_is_pair("u:r:t:s0"));
+	assert_false(selinux_level_is_pair("u:r:t:s0:c1"));
+}
+
+/* "selinux_mcs": "runtime": the runtime's label, one pair, nothing else. */
+static void test_selinux_mcs_runtime(void **s)
+{
+	struct policy pol;
+	struct oci_state st = { 0 };
+	struct oci_config cfg = { 0 };
+	struct lsm_request req;
+	struct lsm_assignment a;
+	struct kv ann[2] = {
+		{ .key = (char *)ANN_LSM, .value = (char *)"selinux", .value_len = 7 },
+		{ .key = (char *)ANN_SELINUX_CTX, .value = (char *)"system_u:system_r:container_t:s0:c7,c8", .value_len = 38 },
+	};
+
+	(void)s;
+	assert_int_equal(load(RULE(",\"active\":[[\"selinux\"]],\"contexts\":{\"selinux\":[\"system_u:system_r:container_t:s0:c*\"]},\"selinux_mcs\":\"runtime\""), &pol), 0);
+	bad_policy(RULE(",\"selinux_mcs\":\"random\""), "selinux_mcs must be \"runtime\"");
+	st.has_annotations = true;
+	st.annotations.v = ann;
+	/* only org.lsmns.lsm: the request is the runtime's label */
+	st.annotations.n = 1;
+	cfg.selinux_label = (char *)"system_u:system_r:container_t:s0:c3,c9";
+	assert_int_equal(request_parse(&st.annotations, &cfg, &req, &err), 0);
+	assert_int_equal(policy_decide(&pol, &st, &cfg, &req, &a, &err), 0);
+	assert_string_equal(a.e[0].ctx, "system_u:system_r:container_t:s0:c3,c9");
+	request_free(&req);
+	/* a range from the runtime: refused */
+	cfg.selinux_label = (char *)"system_u:system_r:container_t:s0:c0.c1023";
+	assert_int_equal(request_parse(&st.annotations, &cfg, &req, &err), 0);
+	assert_int_equal(policy_decide(&pol, &st, &cfg, &req, &a, &err), -1);
+	assert_err(&err, HOOK_ERR_REFUSED, "is not one category pair s0:cN,cM");
+	request_free(&req);
+	/* the pod naming its own pair, no runtime label: refused */
+	st.annotations.n = 2;
+	cfg.selinux_label = NULL;
+	assert_int_equal(request_parse(&st.annotations, &cfg, &req, &err), 0);
+	assert_int_equal(policy_decide(&pol, &st, &cfg, &req, &a, &err), -1);
+	assert_err(&err, HOOK_ERR_REFUSED, "config.json has no process.selinuxLabel");
+	request_free(&req);
+	policy_free(&pol);
+}
+
 static void test_deny_by_default(void **s)
 {
 	struct policy pol;
@@ -578,6 +635,8 @@ int main(void)
 		cmocka_unit_test(test_policy_match),
 		cmocka_unit_test(test_policy_default),
 		cmocka_unit_test(test_policy_bounds),
+		cmocka_unit_test(test_selinux_pair),
+		cmocka_unit_test(test_selinux_mcs_runtime),
 		cmocka_unit_test_setup_teardown(test_match_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_rule, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_allow_selinux, setup, teardown),
