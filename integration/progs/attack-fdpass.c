@@ -17,20 +17,22 @@
  *	open FILE for writing as descriptor 3, print "ready" and sleep until
  *	killed (a host task whose descriptor pidfd_getfd can take).
  *   attack-fdpass getfd-write PID FD DATA
- *	pidfd_getfd(pidfd_open(PID), FD), then write DATA to the copy.
- *	Prints "getfd=ERRNO" or "write=ok"/"write=ERRNO".
+ *   attack-fdpass getfd-copy PID FD SRC
+ *	pidfd_getfd(pidfd_open(PID), FD), then write DATA (SRC's content)
+ *	to the copy.  Prints "getfd=ERRNO" or "write=ok"/"write=ERRNO".
  *   attack-fdpass write FD DATA
  *   attack-fdpass copy FD SRC
  *	write DATA (SRC's content) to the inherited descriptor FD in one
  *	write(2); prints "write=ok" or "write=ERRNO".
- *   attack-fdpass uring-serve SOCK
+ *   attack-fdpass uring-exec CMD...
  *	make an io_uring and register the caller's credentials as a
- *	personality; send the ring (SCM_RIGHTS) and the personality id to
- *	the first client on SOCK; exit.
- *   attack-fdpass uring-write SOCK FILE DATA
- *	receive the ring and the personality; through the ring, with that
- *	personality, openat FILE for writing and write DATA to it.  Prints
- *	"open=ok|ERRNO write=ok|ERRNO".
+ *	personality, then exec CMD with the ring open (io_uring descriptors
+ *	cannot travel over SCM_RIGHTS) and its number and the personality
+ *	id in $H3_RING_FD and $H3_RING_PERS.
+ *   attack-fdpass uring-write FILE DATA
+ *	through the ring of $H3_RING_FD, with the personality
+ *	$H3_RING_PERS, openat FILE for writing and write DATA to it.
+ *	Prints "open=ok|ERRNO write=ok|ERRNO".
  *   attack-fdpass uring-own FILE DATA
  *	the same with a ring of its own and no personality (control).
  *
@@ -321,7 +323,7 @@ int main(int argc, char **argv)
 		for (;;)
 			pause();
 	}
-	if (argc == 5 && !strcmp(argv[1], "getfd-write")) {
+	if (argc == 5 && (!strcmp(argv[1], "getfd-write") || !strcmp(argv[1], "getfd-copy"))) {
 		pidfd = syscall(SYS_pidfd_open, atoi(argv[2]), 0);
 		if (pidfd < 0) {
 			printf("getfd=%s\n", errname(errno));
@@ -332,13 +334,16 @@ int main(int argc, char **argv)
 			printf("getfd=%s\n", errname(errno));
 			return 0;
 		}
+		if (!strcmp(argv[1], "getfd-copy"))
+			return write_src(fd, argv[4]);
 		return write_report(fd, argv[4], strlen(argv[4]));
 	}
 	if (argc == 4 && !strcmp(argv[1], "write"))
 		return write_report(atoi(argv[2]), argv[3], strlen(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "copy"))
 		return write_src(atoi(argv[2]), argv[3]);
-	if (argc == 3 && !strcmp(argv[1], "uring-serve")) {
+	if (argc >= 3 && !strcmp(argv[1], "uring-exec")) {
+		char num[16];
 		int pers;
 
 		if (ring_setup(&r, &p))
@@ -347,29 +352,35 @@ int main(int argc, char **argv)
 			       IORING_REGISTER_PERSONALITY, NULL, 0);
 		if (pers < 0)
 			return die("IORING_REGISTER_PERSONALITY");
-		return send_fd(argv[2], r.fd, (uint32_t)pers);
+		/* io_uring_setup makes the descriptor close-on-exec. */
+		if (fcntl(r.fd, F_SETFD, 0))
+			return die("F_SETFD");
+		snprintf(num, sizeof(num), "%d", r.fd);
+		setenv("H3_RING_FD", num, 1);
+		snprintf(num, sizeof(num), "%d", pers);
+		setenv("H3_RING_PERS", num, 1);
+		execvp(argv[2], argv + 2);
+		return die(argv[2]);
 	}
-	if (argc == 5 && !strcmp(argv[1], "uring-write")) {
-		r.fd = recv_fd(argv[2], &word);
-		if (r.fd < 0)
+	if (argc == 4 && !strcmp(argv[1], "uring-write")) {
+		const char *rfd = getenv("H3_RING_FD"), *pers = getenv("H3_RING_PERS");
+
+		if (!rfd || !pers) {
+			fprintf(stderr, "attack-fdpass: uring-write: no $H3_RING_FD/$H3_RING_PERS\n");
 			return 1;
-		/* The ring's parameters, as io_uring_setup gave them the host. */
-		memset(&p, 0, sizeof(p));
-		p.sq_entries = 4;
-		p.cq_entries = 8;
+		}
+		r.fd = atoi(rfd);
+		/* Same sizes give the same offsets: learn them from a ring of our own. */
 		{
 			struct ring own;
-			struct io_uring_params q;
 
-			/* Same sizes give the same offsets: learn them from a ring of our own. */
-			if (ring_setup(&own, &q))
+			if (ring_setup(&own, &p))
 				return die("io_uring_setup (offsets)");
 			close(own.fd);
-			p = q;
 		}
 		if (ring_map(&r, &p))
-			return die("mmap of the received ring");
-		return uring_open_write(&r, word, argv[3], argv[4]);
+			return die("mmap of the inherited ring");
+		return uring_open_write(&r, atoi(pers), argv[2], argv[3]);
 	}
 	if (argc == 4 && !strcmp(argv[1], "uring-own")) {
 		if (ring_setup(&r, &p))
