@@ -3,6 +3,8 @@
  * lsmns: the node operator's view of LSM namespaces.
  *
  *   lsmns ps [--json] [--all]
+ *   lsmns explain ...        (explain.c: what the hook would decide)
+ *   lsmns check-policy ...   (explain.c, lint.c: validate and lint)
  *
  * Lists every LSM namespace alive: id, parent, interface LSM, the mode of
  * each running LSM, the contexts assigned with it, the cgroup it is bound
