@@ -320,7 +320,7 @@ size_t policy_lint(const struct policy *pol, const char *securityfs, FILE *out)
 		if (r->default_action != POLICY_DEFAULT_REFUSE && !hooksd_note &&
 		    !ann_pattern(&r->match, ANN_LSM)) {
 			finding(&l, false,
-				"rule \"%s\": its default applies only where the hook runs for containers without " ANN_LSM " (a createRuntime hook in config.json); the hooks.d file runs it only for containers with an org.lsmns.* annotation, and those without " ANN_LSM " are refused",
+				"rule \"%s\": its default applies only where the hook runs for containers without " ANN_LSM " (a createRuntime hook in config.json, or the hooks.d file lsmns-hook-always.json); the shipped lsmns-hook.json runs it only for containers with an org.lsmns.* annotation, and those without " ANN_LSM " are refused",
 				r->name);
 			hooksd_note = true;
 		}

@@ -803,11 +803,41 @@ static int no_rule_matches(const struct policy *pol, const struct oci_state *st,
 			 pol->nrules, line);
 }
 
+/* "annotation K \"v\", root_path \"p\"": what @r matched on; 0 if nothing. */
+static size_t match_summary(const struct policy_rule *r,
+			    const struct oci_state *st,
+			    const struct oci_config *cfg, char *buf, size_t size)
+{
+	const struct policy_match *m = &r->match;
+	const struct kv_list *ann = request_annotations(st, cfg);
+	size_t i, o = 0, n = 0;
+
+	buf[0] = '\0';
+#define ADD(...) do { if (o < size) o += (size_t)snprintf(buf + o, size - o, __VA_ARGS__); n++; } while (0)
+	for (i = 0; i < m->annotations.n; i++) {
+		const struct kv *e = kv_find(ann, m->annotations.v[i].key);
+
+		ADD("%sannotation %.96s \"%.64s\"", n ? ", " : "",
+		    m->annotations.v[i].key, e ? e->value : "");
+	}
+	if (m->image)
+		ADD("%simage \"%.96s\"", n ? ", " : "", image_of(ann));
+	if (m->root_path)
+		ADD("%sroot_path \"%.96s\"", n ? ", " : "", cfg ? cfg->root_path : "");
+	if (m->bundle)
+		ADD("%sbundle \"%.96s\"", n ? ", " : "", st->bundle);
+	if (m->id)
+		ADD("%sid \"%.64s\"", n ? ", " : "", st->id);
+#undef ADD
+	return n;
+}
+
 int policy_decide(const struct policy *pol, const struct oci_state *st,
 		  const struct oci_config *cfg, const struct lsm_request *req,
 		  struct lsm_assignment *a, struct hook_err *err)
 {
 	const struct policy_rule *r = policy_match(pol, st, cfg);
+	char on[512];
 
 	memset(a, 0, sizeof(*a));
 	a->interface = -1;
@@ -824,6 +854,10 @@ int policy_decide(const struct policy *pol, const struct oci_state *st,
 		return policy_check(r, &r->default_req, cfg, a, err);
 	case POLICY_DEFAULT_REFUSE:
 	default:
+		if (match_summary(r, st, cfg, on, sizeof(on)))
+			return hook_fail(err, HOOK_ERR_REFUSED,
+					 "no " ANN_LSM " request, and policy rule \"%s\", which this container matches on %s, refuses containers without one: the container was meant to ask for an LSM namespace; if its pod or spec has the org.lsmns.* annotations, something dropped them on the way (a workload template, the runtime's allowed annotations)",
+					 r->name, on);
 		return hook_fail(err, HOOK_ERR_REFUSED,
 				 "no " ANN_LSM " request and policy rule \"%s\" has no default: add " ANN_LSM " to the container, or a \"default\" to the rule",
 				 r->name);

@@ -658,6 +658,21 @@ static void test_refusals_name_the_fix(void **s)
 		     "\"contexts\":{\"selinux\":[\"*\"]}}]}");
 	refused(state("created", "\"io.other\":\"x\""), HOOK_ERR_REFUSED,
 		"has no default: add org.lsmns.lsm to the container, or a \"default\" to the rule");
+	/*
+	 * A pod the policy expects a request from (its namespace's rule has no
+	 * default) arrives without one: the line says the request went missing.
+	 */
+	tu_write_str(fx->policy, "{\"version\":1,\"rules\":[{\"name\":\"team-a\","
+		     "\"match\":{\"annotations\":{\"io.kubernetes.pod.namespace\":\"team-a\"}},"
+		     "\"active\":[[\"selinux\"]],\"contexts\":{\"selinux\":[\"*\"]},\"default\":\"refuse\"},"
+		     "{\"name\":\"rest\",\"default\":\"none\"}]}");
+	refused(state("created", "\"io.kubernetes.pod.namespace\":\"team-a\""), HOOK_ERR_REFUSED,
+		"no org.lsmns.lsm request, and policy rule \"team-a\", which this container matches on annotation io.kubernetes.pod.namespace \"team-a\", refuses containers without one");
+	assert_non_null(strstr(fx->r.err, "something dropped them on the way"));
+	/* control: another namespace's pod without a request runs, unassigned */
+	hook(state("created", "\"io.kubernetes.pod.namespace\":\"team-b\""), NULL);
+	assert_int_equal(fx->r.status, 0);
+	one_line(&fx->r, "allowed, no assignment (request=none; policy rule \"rest\" default \"none\")");
 	tu_write_str(fx->policy, policy_json);
 }
 

@@ -446,7 +446,7 @@ static void test_defaults(void **s)
 	/* rule "web": no default: refuse */
 	web_pod();
 	assert_int_equal(decide(), -1);
-	assert_err(&err, HOOK_ERR_REFUSED, "no org.lsmns.lsm request and policy rule \"web\" has no default");
+	assert_err(&err, HOOK_ERR_REFUSED, "no org.lsmns.lsm request, and policy rule \"web\", which this container matches on annotation io.kubernetes.pod.namespace \"web-prod\", image \"registry.example/web/nginx:1\", refuses containers without one");
 
 	/* rule "rootfs": default request, with the hidden selinux context */
 	fx_reset();

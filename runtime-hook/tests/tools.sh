@@ -48,6 +48,10 @@ expect "check-policy: etc/policy.json.example is valid with no warning" 0 "valid
 	"$lsmns" check-policy "$tmp/example.json"
 expect "lsmns-hook --check-policy lints too" 0 "0 lint warnings" "$hook" --check-policy "$tmp/example.json"
 
+w=$(jq -c '.when' etc/lsmns-hook-always.json.in 2>&1)
+[ "$w" = '{"always":true}' ] && ok "the always hooks.d file has always as its only condition (conditions are ANDed)" ||
+	not_ok "the always hooks.d file has always as its only condition" "$w"
+
 # ---- planted faults -------------------------------------------------------
 policy "$tmp/allcat.json" '{"name":"team","match":{"annotations":{"ns":"a"}},"active":[["selinux"]],
 	"contexts":{"selinux":["system_u:system_r:container_t:s0:c*"]}}'
