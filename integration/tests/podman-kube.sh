@@ -18,6 +18,7 @@
 # pods with --start=false, replaces each still empty pod cgroup by a fresh
 # one (rmdir + mkdir, which drops the program), then starts the pods.
 . /lsmns/lib/tap.sh
+. /lsmns/lib/lsmns-container.sh
 P=/lsmns/policies
 W=/tmp/podman-kube
 IMG=localhost/lsmns-busybox:latest
@@ -81,4 +82,163 @@ done <$W/cases
 check "podman kube down" pm kube down $YAML
 check_eq "no container left" "" "$(pm ps -aq)"
 check_eq "no LSM namespace left" "$before" "$(count)"
+
+# ---- Workload kinds: Deployment, DaemonSet, Job ---------------------------
+# Kubernetes gives a workload's pods the annotations of its pod *template*
+# (spec.template.metadata.annotations).  podman kube play gives them the
+# annotations of the workload object itself (metadata.annotations) and
+# drops the template's (playKubeDeployment, playKubeDaemonSet and
+# playKubeJob pass deploymentYAML.Annotations etc. to playKubePod, podman
+# 4.3 to 5.4).  A manifest written for Kubernetes therefore starts under
+# podman with no request at all: no org.lsmns.* key reaches the OCI config,
+# the hooks.d file does not select the hook, and the containers run in the
+# host's LSM namespace.  What each podman version makes of the kinds (from
+# its source, pkg/domain/infra/abi/play.go):
+#   Deployment  < 4.4: one pod per replica, NAME-pod-I; >= 4.4: one pod NAME-pod
+#   DaemonSet   < 4.7: not supported; >= 4.7: one pod NAME-pod
+#   Job         < 5.3: not supported; >= 5.3: one pod NAME-pod
+# An unsupported kind is skipped with an info message; a file holding
+# nothing else fails with "YAML document does not contain any supported
+# kube kind".
+ver=$(pm version --format '{{.Client.Version}}')
+tap_diag "podman $ver"
+vmaj=${ver%%.*}; vrest=${ver#*.}; vmin=${vrest%%.*}
+vnum=$((vmaj * 100 + vmin))
+
+# workload KIND NAME WHERE PROFILE [REPLICAS]: a manifest of KIND whose pods
+# run /bin/sleep and ask for AppArmor PROFILE; WHERE says where the
+# annotations are: template (the Kubernetes way) or both (template and the
+# object).  A Deployment has REPLICAS (default 2).
+workload() {
+	kind=$1 name=$2 where=$3 profile=$4 replicas=${5:-2}
+	ann="    org.lsmns.lsm: apparmor
+    org.lsmns.apparmor.profile: $profile"
+	tann=$(echo "$ann" | sed 's/^/    /')
+	case $kind in Deployment | DaemonSet) api=apps/v1 ;; Job) api=batch/v1 ;; esac
+	echo "apiVersion: $api"
+	echo "kind: $kind"
+	echo "metadata:"
+	echo "  name: $name"
+	[ $where = both ] && { echo "  annotations:"; echo "$ann"; }
+	echo "spec:"
+	[ $kind = Deployment ] && echo "  replicas: $replicas"
+	[ $kind != Job ] && printf '  selector:\n    matchLabels: { app: %s }\n' $name
+	echo "  template:"
+	echo "    metadata:"
+	echo "      labels: { app: $name }"
+	echo "      annotations:"
+	echo "$tann"
+	echo "    spec:"
+	[ $kind = Job ] && echo "      restartPolicy: Never"
+	echo "      containers:"
+	echo "      - name: app"
+	echo "        image: $IMG"
+	echo '        command: ["/bin/sleep", "600"]'
+}
+
+# pods KIND NAME [REPLICAS]: the pod names this podman gives a workload's
+# pods, or "unsupported".
+pods() {
+	case $1 in
+	Deployment)
+		if [ $vnum -lt 404 ]; then
+			i=0
+			while [ $i -lt ${3:-2} ]; do printf '%s-pod-%d ' $2 $i; i=$((i + 1)); done
+		else
+			echo "$2-pod"
+		fi ;;
+	DaemonSet) [ $vnum -lt 407 ] && echo unsupported || echo "$2-pod" ;;
+	Job) [ $vnum -lt 503 ] && echo unsupported || echo "$2-pod" ;;
+	esac
+}
+
+fresh_pod_cgroups() {
+	for d in /sys/fs/cgroup/libpod_parent/*/; do
+		[ -d "$d" ] && [ -z "$(cat $d/cgroup.procs)" ] && rmdir $d && mkdir $d
+	done
+	return 0
+}
+
+# The namespace id of a task, from /proc/PID/attr/lsmns ("id=0" is the
+# host's): what an operator reads to see that a container got no namespace.
+nsid() { sed -n 's/^id=\([0-9]*\) .*/\1/p' /proc/$1/attr/lsmns; }
+
+AA="lsmns-demo-apparmor (enforce)"
+for kind in Deployment DaemonSet Job; do
+	lk=$(echo $kind | tr 'A-Z' 'a-z')
+	for where in template both; do
+		name=wl-$lk-$where
+		y=$W/$name.yaml
+		workload $kind $name $where lsmns-demo-apparmor >$y
+		before=$(lsmns_settled_count)
+		expect=$(pods $kind $name)
+		out=$(pm kube play --start=false --network none $y 2>&1)
+		rc=$?
+		if [ "$expect" = unsupported ]; then
+			check_eq "$kind ($where): podman $ver refuses the kind, nothing runs" "125 none" \
+				"$rc $(pm pod ps -q | wc -l | sed 's/^0$/none/')"
+			check_contains "$kind ($where): and says why" "does not contain any supported kube kind" "$out"
+			check_eq "$kind ($where): no LSM namespace" "$before" "$(count)"
+			# Where the annotations are does not matter to a refused kind.
+			break
+		fi
+		tap_result $rc "$kind ($where): podman kube play --start=false"
+		[ $rc -eq 0 ] || tap_diag "$out"
+		fresh_pod_cgroups
+		n=0 ids= pids=
+		for pod in $expect; do
+			n=$((n + 1))
+			check "$kind ($where): podman pod start $pod" pm pod start $pod
+			c=$pod-app
+			set -- $(pm inspect --format '{{.OCIConfigPath}} {{.State.Pid}}' $c)
+			cfg=$1 pid=$2
+			pids="$pids $pid"
+			if [ $where = template ]; then
+				check_eq "$kind ($where): $c: the template's request is not in the OCI config" "null null" \
+					"$(jq -r '[.annotations["org.lsmns.lsm"], .hooks.createRuntime[0].path] | map(tostring) | join(" ")' $cfg)"
+				check_eq "$kind ($where): $c: runs in the host's LSM namespace (attr/lsmns id=0)" 0 "$(nsid $pid)"
+			else
+				check_eq "$kind ($where): $c: the object's request is in the OCI config" apparmor \
+					"$(jq -r '.annotations["org.lsmns.lsm"]' $cfg)"
+				check_eq "$kind ($where): $c: runs as $AA" "$AA" "$(tr -d '\000' </proc/$pid/attr/apparmor/current)"
+				id=$(nsid $pid)
+				check_eq "$kind ($where): $c: in an LSM namespace of its own (attr/lsmns id=$id)" yes \
+					"$([ -n "$id" ] && [ "$id" != 0 ] && ! echo " $ids " | grep -q " $id " && echo yes)"
+				ids="$ids $id"
+			fi
+		done
+		want=$before
+		[ $where = both ] && want=$((before + n))
+		check_eq "$kind ($where): $n pod(s), $((want - before)) more LSM namespace(s)" "$want" "$(count)"
+		if [ $where = template ]; then
+			# lsmns ps lists namespaces and their tasks: the containers of
+			# a dropped request are in none of them.
+			ps_pids=$(lsmns ps --json | jq -r '.namespaces[].tasks[].pid' | tr '\n' ' ')
+			for pid in $pids; do
+				check_not_contains "$kind ($where): lsmns ps does not list the app container (pid $pid)" " $pid " " $ps_pids"
+			done
+		fi
+		check "$kind ($where): podman kube down" pm kube down $y
+		check_eq "$kind ($where): no LSM namespace left" "$before" "$(lsmns_settled_count)"
+	done
+done
+
+# A request the host policy refuses, through a workload: the pod does not
+# start and no namespace is left.
+y=$W/wl-refused.yaml
+workload Deployment wl-refused both lsmns-not-in-the-policy 1 >$y
+before=$(count)
+check "refused Deployment: podman kube play --start=false" pm kube play --start=false --network none $y
+fresh_pod_cgroups
+pod=$(pods Deployment wl-refused 1 | cut -d' ' -f1)
+out=$(pm pod start $pod 2>&1)
+rc=$?
+check_eq "refused Deployment: podman pod start $pod fails" 1 "$([ $rc -ne 0 ] && echo 1)"
+tap_diag "$out"
+check_eq "refused Deployment: $pod-app is not running" no \
+	"$([ "$(pm inspect --format '{{.State.Running}}' $pod-app)" = true ] && echo yes || echo no)"
+check_eq "refused Deployment: no LSM namespace" "$before" "$(lsmns_settled_count)"
+pm kube down $y >/dev/null 2>&1
+pm pod rm -af >/dev/null 2>&1
+check_eq "no pod left after the workload kinds" "" "$(pm pod ps -q)"
 tap_done
