@@ -43,7 +43,7 @@ ns_label() {
 oneline() { tr '\n' ' ' | sed 's/ *$//'; }
 
 check "onlycap: $me" sh -c "echo $me >$ONLYCAP"
-check_eq "onlycap reads $me" "$me" "$(cat $ONLYCAP)"
+check_eq "onlycap reads $me" "$me" "$(tr -d ' \n' <$ONLYCAP)"
 
 # ------------------------------- controls -------------------------------
 out=$(as_label H3Agent sh -c 'echo H3Other >/proc/self/attr/smack/current; cat /proc/self/attr/smack/current' 2>&1 | oneline)
@@ -75,7 +75,10 @@ check_contains "agent H3Agent: giving its child onlycap's label $me is refused" 
 check_not_contains "... and the child never runs as $me" "$me rc=0" "$out"
 # The same through a task that is not its child: an H3Agent sleeper.
 GO=/tmp/attack-onlycap.go
-t=$(as_label H3Agent sh -c 'echo $$; exec 1>/dev/null 2>&1; while [ ! -e '$GO' ]; do sleep 0.1; done; exec sleep 5' &)
+rm -f $GO
+(exec $LX --attr /proc/self/attr/smack/current H3Agent -- \
+	sh -c 'while [ ! -e '$GO' ]; do sleep 0.1; done; exec sleep 5') >/dev/null 2>&1 &
+t=$!
 sleep 0.5
 res=$(as_label H3Agent $A pid "$t" smack:active:"$me" selinux:hidden apparmor:hidden 2>&1)
 touch $GO
@@ -86,5 +89,5 @@ check_not_contains "... and after its exec the task is not $me" "$me" "$lbl"
 kill "$t" 2>/dev/null
 
 check "onlycap cleared" sh -c "echo - >$ONLYCAP"
-check_eq "onlycap reads empty" "" "$(cat $ONLYCAP)"
+check_eq "onlycap reads empty" "" "$(tr -d ' \n' <$ONLYCAP)"
 tap_done
