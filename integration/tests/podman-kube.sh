@@ -108,7 +108,8 @@ vnum=$((vmaj * 100 + vmin))
 # workload KIND NAME WHERE PROFILE [REPLICAS]: a manifest of KIND whose pods
 # run /bin/sleep and ask for AppArmor PROFILE; WHERE says where the
 # annotations are: template (the Kubernetes way) or both (template and the
-# object).  A Deployment has REPLICAS (default 2).
+# object).  A Deployment has REPLICAS (default 2).  $object_extra, when set,
+# is one more "key: value" annotation of the object.
 workload() {
 	kind=$1 name=$2 where=$3 profile=$4 replicas=${5:-2}
 	ann="    org.lsmns.lsm: apparmor
@@ -119,7 +120,11 @@ workload() {
 	echo "kind: $kind"
 	echo "metadata:"
 	echo "  name: $name"
-	[ $where = both ] && { echo "  annotations:"; echo "$ann"; }
+	oann=
+	[ $where = both ] && oann=$ann
+	[ -n "${object_extra:-}" ] && oann="$oann${oann:+
+}    $object_extra"
+	[ -n "$oann" ] && { echo "  annotations:"; echo "$oann"; }
 	echo "spec:"
 	[ $kind = Deployment ] && echo "  replicas: $replicas"
 	[ $kind != Job ] && printf '  selector:\n    matchLabels: { app: %s }\n' $name
@@ -222,6 +227,64 @@ for kind in Deployment DaemonSet Job; do
 		check_eq "$kind ($where): no LSM namespace left" "$before" "$(lsmns_settled_count)"
 	done
 done
+
+# Noticing a request that went missing: a node where every container goes
+# through the hook (lsmns-hook-always.json, from make install's share/lsmns,
+# as the only hooks.d file) and whose policy expects a request from every
+# kube play app container (a rule without a default) refuses the
+# Kubernetes-style Deployment instead of running it in the host's
+# namespace, with the hook's reason; the same Deployment with the request
+# on the object still lands.  run.oci.hooks.stderr (on the object, which
+# podman passes on) is where crun 1.8.1 puts the hook's line.
+mkdir -p $W/hooks-always
+cp /usr/share/lsmns/lsmns-hook-always.json $W/hooks-always/
+cat >$W/strict-policy.json <<'EOF'
+{ "version": 1, "rules": [
+  { "name": "kube-play-apps",
+    "match": { "annotations": { "io.kubernetes.cri-o.ContainerType": "container" } },
+    "active": [["apparmor"]],
+    "contexts": { "apparmor": ["lsmns-demo-apparmor"] },
+    "hidden": { "selinux": "system_u:system_r:container_t:s0:c10", "smack": null },
+    "default": "refuse" },
+  { "name": "rest", "default": "none" } ] }
+EOF
+cp $W/strict-policy.json /etc/lsmns/policy.json
+for where in template both; do
+	name=strict-$where
+	y=$W/$name.yaml
+	object_extra="run.oci.hooks.stderr: $W/$name.hook-err"
+	workload Deployment $name $where lsmns-demo-apparmor 1 >$y
+	object_extra=
+	before=$(lsmns_settled_count)
+	pod=$(pods Deployment $name 1 | cut -d' ' -f1)
+	check "strict node, Deployment ($where): podman kube play --start=false" \
+		pm --hooks-dir $W/hooks-always kube play --start=false --network none $y
+	fresh_pod_cgroups
+	out=$(pm --hooks-dir $W/hooks-always pod start $pod 2>&1)
+	rc=$?
+	if [ $where = template ]; then
+		check_eq "strict node, Deployment (template): $pod does not start" 1 "$([ $rc -ne 0 ] && echo 1)"
+		tap_diag "$out"
+		check_contains "strict node, Deployment (template): the hook says the request went missing" \
+			'refuses containers without one' "$(cat $W/$name.hook-err 2>/dev/null)"
+		tap_diag "$(cat $W/$name.hook-err 2>/dev/null)"
+		check_eq "strict node, Deployment (template): no LSM namespace" "$before" "$(lsmns_settled_count)"
+	else
+		tap_result $rc "strict node, Deployment (both): $pod starts"
+		[ $rc -eq 0 ] || tap_diag "$out"
+		pid=$(pm inspect --format '{{.State.Pid}}' $pod-app)
+		check_eq "strict node, Deployment (both): $pod-app runs as $AA" "$AA" \
+			"$(tr -d '\000' </proc/$pid/attr/apparmor/current)"
+		inf=$(pm pod inspect $pod --format '{{.InfraContainerID}}')
+		set -- $(pm inspect --format '{{.OCIConfigPath}} {{.State.Pid}}' $inf)
+		check_eq "strict node, Deployment (both): its infra container goes through the hook too" \
+			/usr/libexec/lsmns/lsmns-hook "$(jq -r '.hooks.createRuntime[0].path' $1)"
+		check_eq "strict node, Deployment (both): and is left alone (rule rest, default none)" 0 "$(nsid $2)"
+	fi
+	pm kube down $y >/dev/null 2>&1
+	pm pod rm -af >/dev/null 2>&1
+done
+cp $P/lsmns-policy.json /etc/lsmns/policy.json
 
 # A request the host policy refuses, through a workload: the pod does not
 # start and no namespace is left.

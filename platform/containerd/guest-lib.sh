@@ -1,0 +1,62 @@
+# cri.sh: helpers of the guest tests that run the Debian 13 stack
+# (/trixie, packed by platform/trixie/pack-guest).  Sourced after tap.sh.
+#
+# The Debian 13 programs need Debian 13's glibc, so they run in a chroot
+# of /trixie that sees the guest's /proc, /sys (securityfs, cgroup2,
+# selinuxfs, smackfs), /dev and /lsmns; containerd's and podman's state is
+# on tmpfs.  lsmns-hook is static and runs as it would on a node, where
+# containerd's runc shim starts it.
+T=/trixie
+CRI_SOCK=$T/run/containerd/containerd.sock
+CRI_LOG=/tmp/containerd.log
+
+trixie_enter() {
+	[ -d $T/usr/bin ] || { echo "Bail out! no Debian 13 root at $T (the trixie initramfs: make guest-trixie)"; exit 1; }
+	# containerd's CRI streaming server listens on 127.0.0.1.
+	ip link set lo up
+	# The runtimes make the root of their mount namespace private, which
+	# needs the chroot's root to be a mount.
+	grep -q " $T " /proc/self/mountinfo || mount --bind $T $T
+	mount --rbind /proc $T/proc
+	mount --rbind /sys $T/sys
+	mount --rbind /dev $T/dev
+	mount -t tmpfs -o mode=0755 tmpfs $T/run
+	mount -t tmpfs -o mode=1777 tmpfs $T/tmp
+	mkdir -p $T/var/lib/containerd $T/var/lib/containers $T/var/log
+	mount -t tmpfs -o mode=0700 tmpfs $T/var/lib/containerd
+	mount -t tmpfs -o mode=0700 tmpfs $T/var/lib/containers
+	mount --rbind /lsmns $T/lsmns
+	mkdir -p /etc/lsmns
+	cp /lsmns/policies/lsmns-policy.json $T/etc/lsmns/policy.json && chmod 0600 $T/etc/lsmns/policy.json
+}
+tx() { chroot $T "$@"; }
+stack_versions() { tr '\n' ';' <$T/.lsmns-stack-versions; }
+
+# containerd_start: containerd in the chroot, its log in $CRI_LOG, then
+# the test images imported into the CRI plugin's namespace (k8s.io).
+containerd_start() {
+	chroot $T /usr/bin/containerd --config /etc/containerd/config.toml >$CRI_LOG 2>&1 &
+	CONTAINERD_PID=$!
+	_i=0
+	until lsmns-cri -socket $CRI_SOCK -timeout 2s version >/dev/null 2>&1; do
+		_i=$((_i + 1))
+		if [ $_i -ge 120 ] || ! kill -0 $CONTAINERD_PID 2>/dev/null; then
+			echo "# containerd did not come up; its log:"
+			tail -n 30 $CRI_LOG | sed 's/^/# /'
+			return 1
+		fi
+		sleep 0.5
+	done
+	for img in /lsmns/images/*.tar; do
+		tx ctr -n k8s.io images import --no-unpack=false /lsmns/images/$(basename $img) >/dev/null 2>>$CRI_LOG || return 1
+	done
+}
+containerd_stop() {
+	kill $CONTAINERD_PID 2>/dev/null
+	wait $CONTAINERD_PID 2>/dev/null
+}
+cri() { lsmns-cri -socket $CRI_SOCK "$@"; }
+ns_count() { cat /sys/kernel/security/lsmns/count; }
+# lsmns_of PID: the LSM set of PID's namespace as /proc/PID/attr/lsmns
+# shows it.
+lsmns_of() { tr -d '\000' </proc/$1/attr/lsmns 2>&1; }
