@@ -278,6 +278,15 @@ size_t policy_lint(const struct policy *pol, const char *securityfs, FILE *out);
 
 /* ---- util.c -------------------------------------------------------- */
 
+/*
+ * Container cgroups, as podman, CRI-O, containerd and docker name them;
+ * lsmns ps --unassigned lists the ones whose tasks have no LSM namespace.
+ */
+extern const char *const container_cgroup_globs[];
+extern const size_t container_cgroup_nglobs;
+/* @path (relative to the cgroup2 root) is a container's, by @globs. */
+bool cgroup_is_container(const char *path, const char *const *globs, size_t n);
+
 /* Open a regular file for reading (O_NOFOLLOW on the last component). */
 int open_regular(int dirfd, const char *path, const char *what,
 		 enum hook_status status, struct hook_err *err);

@@ -79,6 +79,19 @@ static struct {
 
 static bool running[SLOTS];
 
+/* Container cgroups whose tasks are in no LSM namespace (--unassigned). */
+struct unassigned {
+	char *cgpath;
+	struct task *tasks;
+	size_t ntasks;
+};
+static struct {
+	struct unassigned *v;
+	size_t n;
+} unas;
+static const char **cg_globs;
+static size_t cg_nglobs;
+
 __attribute__((format(printf, 1, 2), noreturn))
 static void die(const char *fmt, ...)
 {
@@ -375,6 +388,61 @@ static void add_task(struct ns *ns, long pid)
 }
 
 /* Every process: its namespace, and the tasks of each namespace. */
+/* The cgroup v2 path of @pid ("0::PATH"), or NULL. */
+static char *task_cgroup(long pid)
+{
+	char path[64], *b, *p, *nl;
+
+	snprintf(path, sizeof(path), "/proc/%ld/cgroup", pid);
+	if (read_file(path, MAX_ATTR_SIZE, &b) < 0)
+		return NULL;
+	p = strstr(b, "0::");
+	if (!p || (p != b && p[-1] != '\n')) {
+		free(b);
+		return NULL;
+	}
+	p += 3;
+	nl = strchr(p, '\n');
+	if (nl)
+		*nl = '\0';
+	p = xstrdup(p);
+	free(b);
+	return p;
+}
+
+/* A task of the initial namespace: listed if it is in a container cgroup. */
+static void note_unassigned(long pid)
+{
+	struct unassigned *u = NULL;
+	struct task *t;
+	char *cg = task_cgroup(pid), path[64], *comm;
+	size_t i;
+
+	if (!cg || !cgroup_is_container(cg, cg_globs, cg_nglobs)) {
+		free(cg);
+		return;
+	}
+	for (i = 0; i < unas.n && !u; i++)
+		if (!strcmp(unas.v[i].cgpath, cg))
+			u = &unas.v[i];
+	if (!u) {
+		unas.v = xrealloc(unas.v, (unas.n + 1) * sizeof(*unas.v));
+		u = &unas.v[unas.n++];
+		memset(u, 0, sizeof(*u));
+		u->cgpath = cg;
+	} else {
+		free(cg);
+	}
+	u->tasks = xrealloc(u->tasks, (u->ntasks + 1) * sizeof(*u->tasks));
+	t = &u->tasks[u->ntasks++];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	comm = read_attr(path);
+	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "?");
+	free(comm);
+}
+
 static void scan_proc(bool all)
 {
 	struct dirent *de;
@@ -393,7 +461,13 @@ static void scan_proc(bool all)
 		line = read_attr(path);
 		if (!line)
 			continue;	/* exited meanwhile */
-		if (!parse_ns_line(line, &tmp, false) || (tmp.id == 0 && !all)) {
+		if (!parse_ns_line(line, &tmp, false)) {
+			free(line);
+			continue;
+		}
+		if (tmp.id == 0 && cg_globs)
+			note_unassigned((long)pid);
+		if (tmp.id == 0 && !all) {
 			free(line);
 			continue;
 		}
@@ -550,6 +624,21 @@ static const char *why_empty(const struct ns *ns, char *buf, size_t size)
 	return "held by an open file or socket, or its last task is exiting";
 }
 
+static void print_unassigned_text(void)
+{
+	char buf[4096];
+	size_t i, j;
+
+	printf("\n%zu container cgroup%s without an LSM namespace\n", unas.n,
+	       unas.n == 1 ? "" : "s");
+	for (i = 0; i < unas.n; i++) {
+		printf("  %s\n", safe(unas.v[i].cgpath, buf, sizeof(buf)));
+		for (j = 0; j < unas.v[i].ntasks; j++)
+			printf("    %7ld %s\n", unas.v[i].tasks[j].pid,
+			       safe(unas.v[i].tasks[j].comm, buf, 16));
+	}
+}
+
 static void print_text(bool have_list)
 {
 	char items[SLOTS + 1][4200], buf[4096];
@@ -607,6 +696,8 @@ static void print_text(bool have_list)
 			print_items(lead, 28, items, n);
 		}
 	}
+	if (cg_globs)
+		print_unassigned_text();
 }
 
 static json_object *jstr(const char *s)
@@ -695,6 +786,25 @@ static void print_json(bool have_list)
 		json_object_array_add(list, o);
 	}
 	jadd(root, "namespaces", list);
+	if (cg_globs) {
+		json_object *ua = jarr();
+
+		for (i = 0; i < unas.n; i++) {
+			json_object *o = jobj(), *tasks = jarr();
+
+			jadd(o, "cgroup", jstr(unas.v[i].cgpath));
+			for (j = 0; j < unas.v[i].ntasks; j++) {
+				json_object *to = jobj();
+
+				jadd(to, "pid", json_object_new_int64(unas.v[i].tasks[j].pid));
+				jadd(to, "comm", jstr(unas.v[i].tasks[j].comm));
+				json_object_array_add(tasks, to);
+			}
+			jadd(o, "tasks", tasks);
+			json_object_array_add(ua, o);
+		}
+		jadd(root, "unassigned", ua);
+	}
 	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 					    JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
@@ -703,7 +813,7 @@ static void print_json(bool have_list)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: lsmns ps [--json] [--all]\n"
+		"Usage: lsmns ps [--json] [--all] [--unassigned] [--cgroup GLOB]...\n"
 		"       lsmns explain [--policy FILE] [--json] INPUT\n"
 		"       lsmns check-policy FILE...\n"
 		"ps: list every LSM namespace alive: modes, interface LSM, assigned\n"
@@ -714,6 +824,10 @@ static void usage(FILE *f)
 		"\n"
 		"  -j, --json     JSON instead of text\n"
 		"  -a, --all      also the initial namespace (id 0) and its tasks\n"
+		"  -u, --unassigned  also the container cgroups whose tasks are in no\n"
+		"                 LSM namespace (podman, CRI-O, containerd, docker names)\n"
+		"  -c, --cgroup GLOB  a container cgroup is one matching GLOB (repeatable;\n"
+		"                 implies --unassigned)\n"
 		"  -h, --help     this text\n"
 		"  -V, --version  the version\n"
 		"Runs as root, outside any LSM namespace.\n");
@@ -724,11 +838,13 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "unassigned", no_argument, NULL, 'u' },
+		{ "cgroup", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	bool json = false, all = false, have_list;
+	bool json = false, all = false, unassigned = false, have_list;
 	uint64_t self;
 	size_t i;
 	int c;
@@ -750,13 +866,21 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	optind = 2;
-	while ((c = getopt_long(argc, argv, "jahV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jauc:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
 			break;
 		case 'a':
 			all = true;
+			break;
+		case 'u':
+			unassigned = true;
+			break;
+		case 'c':
+			cg_globs = xrealloc(cg_globs, (cg_nglobs + 1) * sizeof(*cg_globs));
+			cg_globs[cg_nglobs++] = optarg;
+			unassigned = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -772,6 +896,10 @@ int main(int argc, char **argv)
 	if (optind != argc) {
 		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
 		return 2;
+	}
+	if (unassigned && !cg_globs) {
+		cg_globs = (const char **)container_cgroup_globs;
+		cg_nglobs = container_cgroup_nglobs;
 	}
 	if (geteuid() != 0)
 		die("must be run as root");

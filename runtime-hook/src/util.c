@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,4 +115,26 @@ int check_trusted_file(int fd, const char *what, const char *path,
 				 "%s %.256s is owned by uid %u, not by root or the hook's user: refusing to trust it",
 				 what, path, (unsigned int)sb.st_uid);
 	return 0;
+}
+
+const char *const container_cgroup_globs[] = {
+	"*/libpod-*",		/* podman */
+	"*/crio-*",		/* CRI-O */
+	"*/cri-containerd-*",	/* containerd */
+	"*/docker-*",		/* docker */
+};
+const size_t container_cgroup_nglobs =
+	sizeof(container_cgroup_globs) / sizeof(container_cgroup_globs[0]);
+
+bool cgroup_is_container(const char *path, const char *const *globs, size_t n)
+{
+	size_t i;
+
+	/* the runtime's monitor (conmon) runs next to the container, not in it */
+	if (strstr(path, "conmon"))
+		return false;
+	for (i = 0; i < n; i++)
+		if (fnmatch(globs[i], path, 0) == 0)
+			return true;
+	return false;
 }

@@ -6,12 +6,15 @@
 #     (podman 4.3's kube play refuses annotation values over 63 bytes);
 #   - --dry-run as the hook crun runs (crun gives hooks /dev/null as stdout)
 #     exits 0 and the container starts;
-#   - every allowed and refused decision lands in the hook's stderr file.
+#   - every allowed and refused decision lands in the hook's stderr file;
+#   - lsmns ps --unassigned lists a podman container that asked for no
+#     namespace, and not one that did.
 # With OLD_HOOK=path (an lsmns-hook built before these changes) the same
 # checks are the control: the big annotation and the dry run fail there.
 #
 #   integration/scripts/guest-run --kernel build/stable/bzImage-normal \
 #       --file runtime-hook/build/lsmns-hook:/lsmns/op/lsmns-hook \
+#       --file runtime-hook/build/lsmns:/lsmns/op/lsmns \
 #       runtime-hook/tests/guest-ops.sh
 . /lsmns/lib/tap.sh
 P=/lsmns/policies
@@ -23,6 +26,7 @@ mkdir -p $W /run/lsmns-podman
 if [ -e /lsmns/op/lsmns-hook ]; then
 	cp /lsmns/op/lsmns-hook $HOOK && chmod 0755 $HOOK || { echo "Bail out! cannot install the hook given"; exit 1; }
 fi
+[ -e /lsmns/op/lsmns ] && cp /lsmns/op/lsmns /usr/sbin/lsmns && chmod 0755 /usr/sbin/lsmns
 tap_diag "hook: $($HOOK --version), md5 $(md5sum <$HOOK | cut -c1-32)"
 count() { cat /sys/kernel/security/lsmns/count; }
 pm() {
@@ -112,6 +116,23 @@ if command -v podman >/dev/null; then
 	check_eq "podman run: it ran in its SELinux context" "system_u:system_r:container_t:s0:c1,c2" "$out"
 	check_contains "podman run: the hook's line says it assigned" "allowed, assigned lsm namespace" \
 		"$(cut -c1-300 $W/run.err 2>/dev/null)"
+	# ---- lsmns ps --unassigned: a container that asked for nothing -------
+	pm run -d --name op-plain --network none $IMG sleep 600 >/dev/null 2>&1
+	pm run -d --name op-asked --network none --annotation org.lsmns.lsm=smack \
+		--annotation org.lsmns.smack.label=ContainerC $IMG sleep 600 >/dev/null 2>&1
+	plain=$(pm inspect --format '{{.State.Pid}}' op-plain 2>/dev/null)
+	asked=$(pm inspect --format '{{.State.Pid}}' op-asked 2>/dev/null)
+	ps=$(lsmns ps --unassigned 2>&1)
+	tap_diag "$(echo "$ps" | tail -n 6)"
+	check_contains "lsmns ps --unassigned lists the container without a namespace" \
+		"$(printf '%7d' "$plain") sleep" "$(echo "$ps" | sed -n '/without an LSM namespace/,$p')"
+	case "$(echo "$ps" | sed -n '/without an LSM namespace/,$p')" in
+	*"$(printf '%7d' "$asked") "*) tap_result 1 "lsmns ps --unassigned leaves out the container in its namespace (control)" ;;
+	*) tap_result 0 "lsmns ps --unassigned leaves out the container in its namespace (control)" ;;
+	esac
+	check_eq "lsmns ps --unassigned --json: the unassigned container's pid" "$plain" \
+		"$(lsmns ps --unassigned --json | jq -r --argjson p "$plain" '.unassigned[].tasks[] | select(.pid == $p) | .pid')"
+	pm rm -f op-plain op-asked >/dev/null 2>&1
 else
 	tap_skip "podman with a big unrelated annotation" "# SKIP no podman in this initramfs"
 fi

@@ -244,6 +244,28 @@ static void test_eperm_causes(void **s)
 		assert_int_equal(f.cap_mac_admin, 1);
 }
 
+/* lsmns ps --unassigned: which cgroups are containers'. */
+static void test_container_cgroups(void **s)
+{
+	static const char *const mine[] = { "/op-*" };
+	const char *const *g = container_cgroup_globs;
+	size_t n = container_cgroup_nglobs;
+
+	(void)s;
+	assert_true(cgroup_is_container("/machine.slice/libpod-0123abcd.scope", g, n));
+	assert_true(cgroup_is_container("/libpod_parent/libpod-0123abcd", g, n));
+	assert_true(cgroup_is_container("/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod1.slice/crio-0123.scope", g, n));
+	assert_true(cgroup_is_container("/system.slice/containerd.service/kubepods-pod1/cri-containerd-0123.scope", g, n));
+	assert_true(cgroup_is_container("/system.slice/docker-0123.scope", g, n));
+	/* the runtime's monitor and the host's own services are not containers */
+	assert_false(cgroup_is_container("/machine.slice/libpod-conmon-0123abcd.scope", g, n));
+	assert_false(cgroup_is_container("/libpod_parent/conmon", g, n));
+	assert_false(cgroup_is_container("/system.slice/sshd.service", g, n));
+	assert_false(cgroup_is_container("/", g, n));
+	assert_true(cgroup_is_container("/op-big", mine, 1));
+	assert_false(cgroup_is_container("/other", mine, 1));
+}
+
 /* Run @fn in a confined child; return its wait status. */
 static int confined_child(void (*fn)(void))
 {
@@ -329,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_result_ns),
 		cmocka_unit_test(test_errno_hints),
 		cmocka_unit_test(test_eperm_causes),
+		cmocka_unit_test(test_container_cgroups),
 		cmocka_unit_test(test_confine),
 	};
 
