@@ -148,4 +148,14 @@ expect "explain: a missing input is one line, exit 3" 3 "lsmns explain: cannot o
 	"$lsmns" explain --policy "$shipped" "$tmp/nonexistent.json"
 expect "explain: no input is a usage error" 2 "give one INPUT" "$lsmns" explain --policy "$shipped"
 
+# ---- the man page covers every exit status and refusal class -------------------
+man=$(sed -n '/^\.SH EXIT STATUS/,/^\.SH LIMITS/p' man/lsmns-hook.8)
+missing=
+for st in $(sed -n 's/^\tHOOK_[A-Z_]* = \([0-9]*\),.*/\1/p' include/lsmns_hook.h); do
+	printf '%s\n' "$man" | grep -qx "\.B $st" || missing="$missing exit-status:$st"
+	[ "$st" -ge 3 ] && { printf '%s\n' "$man" | grep -q "^\.BR \"$st " || missing="$missing errors:$st"; }
+done
+[ -z "$missing" ] && ok "lsmns-hook(8) documents every exit status, and ERRORS every refusal class (3-7)" ||
+	not_ok "lsmns-hook(8) documents every exit status and refusal class" "missing:$missing"
+
 echo "1..$n"
