@@ -45,10 +45,14 @@ PKGS_GUEST_UNPACKED := auditd
 GUEST_DEBROOT := $(BUILD)/guest/debroot
 PKGS_HOOK := libjson-c-dev libseccomp-dev libcmocka-dev clang libclang-rt-14-dev
 PKGS_POLICIES := secilc apparmor policycoreutils
-PKGS_ALL := $(PKGS_KERNEL) $(PKGS_GUEST) $(PKGS_HOOK) $(PKGS_POLICIES) jq
+# The Debian 13 stack (platform/trixie): its packages come from trixie
+# through an apt state under $(BUILD)/trixie; this machine needs the
+# trixie keyring and zstd.
+PKGS_TRIXIE := debian-archive-keyring zstd
+PKGS_ALL := $(PKGS_KERNEL) $(PKGS_GUEST) $(PKGS_HOOK) $(PKGS_POLICIES) $(PKGS_TRIXIE) jq
 
 .PHONY: all deps kernel kernel-debug kernel-pristine kernel-prepare kernel-export \
-	kernel-checkpatch kernel-bisect headers progs policies examples guest guest-run check check-long demo \
+	kernel-checkpatch kernel-bisect headers progs policies examples guest guest-trixie guest-run check check-long demo \
 	hook hook-check install clean help bench
 
 all: kernel guest hook
@@ -126,6 +130,16 @@ guest: progs hook policies examples
 		--dir $(GUEST_INSTALL):/ \
 		--snapshot $(GUEST_LEAN_INITRD) \
 		--bin /usr/bin/stress-ng --dir bench:/lsmns/bench --podman
+
+# The Debian 13 stack's initramfs: lean.cpio of `make guest` with the
+# Debian 13 root (containerd 1.7, runc 1.1.15, crun 1.21, podman 5.4), the
+# CRI client and the NRI plugin appended (platform/trixie).  Run after
+# `make guest`; its tests: integration/tests/trixie.
+GUEST_TRIXIE_INITRD := $(BUILD)/guest/trixie.cpio
+guest-trixie:
+	@platform/trixie/build-userland $(BUILD)/trixie $(BUILD)/examples/smack/rootfs
+	@platform/trixie/pack-guest $(GUEST_TRIXIE_INITRD) $(GUEST_LEAN_INITRD) $(BUILD)/trixie \
+		runtime-hook/build/lsmns-hook $(GUEST_INSTALL)
 
 guest-run:
 	@[ -n "$(SCRIPT)" ] || { echo "make guest-run: set SCRIPT=path/to/script" >&2; exit 2; }
