@@ -7,6 +7,7 @@
 #   make guest-run SCRIPT=path [CMDLINE='lsm=...'] [FLAVOUR=normal|debug]
 #   make kernel | kernel-debug | kernel-export | kernel-checkpatch | kernel-bisect
 #   make install [PREFIX=/usr/local DESTDIR=]
+#   make deb | kernel-deb | kernel-deb-config   Debian packages (packaging/README.md)
 #
 # Everything built lands in $(BUILD) (git-ignored); the kernel tree stays
 # there too, the repository only holds kernel/patches and kernel/config.
@@ -53,7 +54,7 @@ PKGS_ALL := $(PKGS_KERNEL) $(PKGS_GUEST) $(PKGS_HOOK) $(PKGS_POLICIES) $(PKGS_TR
 
 .PHONY: all deps kernel kernel-debug kernel-pristine kernel-prepare kernel-export \
 	kernel-checkpatch kernel-bisect headers progs policies examples guest guest-trixie guest-run check check-long demo \
-	hook hook-check install clean help bench
+	hook hook-check install clean help bench deb kernel-deb kernel-deb-config
 
 all: kernel guest hook
 
@@ -164,6 +165,9 @@ demo:
 
 install:
 	@$(MAKE) -s -C runtime-hook install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+
+deb kernel-deb kernel-deb-config:
+	@$(MAKE) -s -C packaging $@ BUILD=$(BUILD)
 
 clean:
 	rm -rf $(BUILD)/guest $(BUILD)/test-logs
