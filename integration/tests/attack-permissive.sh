@@ -20,6 +20,8 @@
 #    denied now succeeds.
 # 2. AppArmor's consent asks the agent's profile for mac_override.  An
 #    agent profile in complain mode, without that rule, must not consent.
+#    (A later entrant cannot adopt a namespace that releases AppArmor
+#    while it is confined at all: the target must be unconfined.)
 # 3. A narrowing replacement (docs/kernel-abi.md, "A second assignment
 #    before the execve") that leaves out a slot the pending namespace
 #    releases must not keep the release without the replacing agent's
