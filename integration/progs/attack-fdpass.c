@@ -33,6 +33,11 @@
  *	through the ring of $H3_RING_FD, with the personality
  *	$H3_RING_PERS, openat FILE for writing and write DATA to it.
  *	Prints "open=ok|ERRNO write=ok|ERRNO".
+ *   attack-fdpass uring-assign PID ENTRY...
+ *	the same ring and personality: open lsmns/assign and write an
+ *	assignment of the task PID (lsmns-assign's ENTRY syntax), then read
+ *	the result.  Prints "open=... write=... result=ok ns_id=N" or the
+ *	errors.
  *   attack-fdpass uring-own FILE DATA
  *	the same with a ring of its own and no personality (control).
  *
@@ -43,6 +48,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/io_uring.h>
+#include <linux/lsm.h>
+/* The ABI header, as the kernel series installs it (kernel/uapi/). */
+#include "../../kernel/uapi/linux/lsmns.h"
+#include "lsmns-request.h"
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -260,32 +269,73 @@ static int ring_run(struct ring *r, const struct io_uring_sqe *sqe)
 	return res;
 }
 
+/* One operation through the ring, with personality @pers (0: none). */
+static int uring_op(struct ring *r, unsigned int pers, int op, int fd,
+		    const void *addr, unsigned int len, int flags)
+{
+	struct io_uring_sqe sqe;
+
+	memset(&sqe, 0, sizeof(sqe));
+	sqe.opcode = op;
+	sqe.fd = fd;
+	sqe.addr = (uintptr_t)addr;
+	sqe.len = len;
+	sqe.open_flags = flags;
+	sqe.personality = pers;
+	return ring_run(r, &sqe);
+}
+
 static int uring_open_write(struct ring *r, unsigned int pers,
 			    const char *file, const char *data)
 {
-	struct io_uring_sqe sqe;
-	int fd;
+	int fd, res;
 
-	memset(&sqe, 0, sizeof(sqe));
-	sqe.opcode = IORING_OP_OPENAT;
-	sqe.fd = AT_FDCWD;
-	sqe.addr = (uintptr_t)file;
-	sqe.open_flags = O_WRONLY | O_CLOEXEC;
-	sqe.personality = pers;
-	fd = ring_run(r, &sqe);
+	fd = uring_op(r, pers, IORING_OP_OPENAT, AT_FDCWD, file, 0,
+		      O_WRONLY | O_CLOEXEC);
 	if (fd < 0) {
 		printf("open=%s write=none\n", errname(-fd));
 		return 0;
 	}
-	memset(&sqe, 0, sizeof(sqe));
-	sqe.opcode = IORING_OP_WRITE;
-	sqe.fd = fd;
-	sqe.addr = (uintptr_t)data;
-	sqe.len = strlen(data);
-	sqe.off = 0;
-	sqe.personality = pers;
-	fd = ring_run(r, &sqe);
-	printf("open=ok write=%s\n", fd < 0 ? errname(-fd) : "ok");
+	res = uring_op(r, pers, IORING_OP_WRITE, fd, data, strlen(data), 0);
+	printf("open=ok write=%s\n", res < 0 ? errname(-res) : "ok");
+	return 0;
+}
+
+static int uring_assign(struct ring *r, unsigned int pers, pid_t pid,
+			char **entries)
+{
+	static struct lsmns_req q;
+	struct lsmns_assign_result out;
+	int pidfd = syscall(SYS_pidfd_open, pid, 0), fd, res;
+
+	if (pidfd < 0)
+		return die("pidfd_open");
+	lsmns_req_init(&q, pidfd, 0);
+	for (; *entries; entries++)
+		if (lsmns_req_parse_entry(&q, *entries)) {
+			fprintf(stderr, "attack-fdpass: bad entry %s\n", *entries);
+			return 2;
+		}
+	fd = uring_op(r, pers, IORING_OP_OPENAT, AT_FDCWD,
+		      "/sys/kernel/security/lsmns/assign", 0, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		printf("open=%s write=none\n", errname(-fd));
+		return 0;
+	}
+	res = uring_op(r, pers, IORING_OP_WRITE, fd, q.buf, q.size, 0);
+	if (res < 0) {
+		printf("open=ok write=%s\n", errname(-res));
+		return 0;
+	}
+	memset(&out, 0, sizeof(out));
+	res = uring_op(r, pers, IORING_OP_READ, fd, &out, sizeof(out), 0);
+	if (res != sizeof(out))
+		printf("open=ok write=ok result=unread\n");
+	else if (out.error)
+		printf("open=ok write=ok result=error %d\n", out.error);
+	else
+		printf("open=ok write=ok result=ok ns_id=%llu\n",
+		       (unsigned long long)out.ns_id);
 	return 0;
 }
 
@@ -362,7 +412,8 @@ int main(int argc, char **argv)
 		execvp(argv[2], argv + 2);
 		return die(argv[2]);
 	}
-	if (argc == 4 && !strcmp(argv[1], "uring-write")) {
+	if ((argc == 4 && !strcmp(argv[1], "uring-write")) ||
+	    (argc >= 4 && !strcmp(argv[1], "uring-assign"))) {
 		const char *rfd = getenv("H3_RING_FD"), *pers = getenv("H3_RING_PERS");
 
 		if (!rfd || !pers) {
@@ -380,6 +431,8 @@ int main(int argc, char **argv)
 		}
 		if (ring_map(&r, &p))
 			return die("mmap of the inherited ring");
+		if (!strcmp(argv[1], "uring-assign"))
+			return uring_assign(&r, atoi(pers), atoi(argv[2]), argv + 3);
 		return uring_open_write(&r, atoi(pers), argv[2], argv[3]);
 	}
 	if (argc == 4 && !strcmp(argv[1], "uring-own")) {

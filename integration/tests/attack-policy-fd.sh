@@ -14,6 +14,7 @@
 #   uring     an io_uring made on the host with a registered personality
 #             (the host's credentials), inherited like a leaked
 #             descriptor; the task opens and writes the file through it
+# And lsmns/assign itself through the ring.
 # Files: selinuxfs enforce (the host goes permissive), a boolean, the AVC
 # cache threshold, load (replaces the host's policy); smackfs load2 (a
 # host-wide rule), ambient, onlycap, logging; AppArmor's .replace (a host
@@ -213,4 +214,17 @@ done
 out=$($A run $(entries selinux) -- $FP uring-own $SFS/enforce 0 2>&1)
 check_not_contains "a namespace's own io_uring cannot open selinuxfs enforce (control)" "open=ok" "$out"
 check_eq "... and the host still enforces" 1 "$(cat $SFS/enforce)"
+
+# The assignment file through the host's ring: a task of a namespace
+# assigns a host task (a daemon it can see) to a namespace that releases
+# SELinux, with the host's consent.  Control: lsmns-assign itself from
+# inside is EPERM.
+sleep 60 >/dev/null 2>&1 &
+victim=$!
+out=$($A run $(entries smack) -- $A pid $victim selinux:released smack:active apparmor:hidden 2>&1)
+check_contains "namespace: lsmns-assign of a host task is refused (control)" "Operation not permitted" "$out"
+out=$($FP uring-exec $A run $(entries smack) -- $FP uring-assign $victim selinux:released smack:active apparmor:hidden 2>&1)
+tap_diag "uring assign: $out"
+check_not_contains "uring: a namespace assigns a host task through the host's ring: refused" "result=ok" "$out"
+kill $victim 2>/dev/null
 tap_done
