@@ -1,5 +1,5 @@
 #!/bin/sh
-# podman-kube: `podman kube play` of examples/kube/lsmns-pods.yaml
+# podman-kube [trixie]: `podman kube play` of examples/kube/lsmns-pods.yaml
 # (/lsmns/examples/kube in the guest): three pods whose annotations ask
 # for SELinux, AppArmor and Smack.  podman 4.3 copies a pod's annotations,
 # same keys, into the OCI config of each of its containers (not the infra
@@ -17,50 +17,77 @@
 # this does not happen; the guest has no systemd.  The test creates the
 # pods with --start=false, replaces each still empty pod cgroup by a fresh
 # one (rmdir + mkdir, which drops the program), then starts the pods.
+#
+# With the argument "trixie" the same runs on Debian 13's stack (podman
+# 5.4, conmon 2.1.12, crun 1.21) in the chroot of /trixie (the trixie
+# initramfs, platform/trixie): files podman reads are written under $T
+# (the chroot's root, empty on Debian 12's stack) and named without it.
 . /lsmns/lib/tap.sh
 . /lsmns/lib/lsmns-container.sh
 P=/lsmns/policies
 W=/tmp/podman-kube
 IMG=localhost/lsmns-busybox:latest
 YAML=/lsmns/examples/kube/lsmns-pods.yaml
-mkdir -p $W /run/lsmns-podman
-pm() {
-	podman --root /run/lsmns-podman/root --runroot /run/lsmns-podman/run \
-		--storage-driver vfs --cgroup-manager cgroupfs --events-backend file "$@"
-}
-count() { cat /sys/kernel/security/lsmns/count; }
+T=
 [ -e /sys/kernel/security/lsmns/assign ] || { echo "Bail out! no LSM namespace support in this kernel"; exit 1; }
-command -v podman >/dev/null || { echo "Bail out! no podman in the initramfs (build-initramfs --podman)"; exit 1; }
+if [ "${1:-}" = trixie ]; then
+	. /lsmns/lib/cri.sh
+	trixie_enter
+	pm() {
+		chroot $T podman --root /var/lib/containers/storage --runroot /run/containers \
+			--storage-driver vfs --cgroup-manager cgroupfs --events-backend file "$@"
+	}
+else
+	command -v podman >/dev/null || { echo "Bail out! no podman in the initramfs (build-initramfs --podman)"; exit 1; }
+	mkdir -p /run/lsmns-podman
+	pm() {
+		podman --root /run/lsmns-podman/root --runroot /run/lsmns-podman/run \
+			--storage-driver vfs --cgroup-manager cgroupfs --events-backend file "$@"
+	}
+fi
+mkdir -p $T$W
+count() { cat /sys/kernel/security/lsmns/count; }
 [ -f $YAML ] || { echo "Bail out! $YAML missing (make -C examples)"; exit 1; }
+ver=$(pm version --format '{{.Client.Version}}')
+tap_diag "podman $ver"
+vmaj=${ver%%.*}; vrest=${ver#*.}; vmin=${vrest%%.*}
+vnum=$((vmaj * 100 + vmin))
 check "load-policies" $P/load-policies
 check "setup-demo" $P/setup-demo /lsmns/demo
-mkdir -p /etc/lsmns
-cp $P/lsmns-policy.json /etc/lsmns/policy.json && chmod 0600 /etc/lsmns/policy.json
-tar -C /lsmns/examples/smack/rootfs -cf $W/rootfs.tar .
+mkdir -p $T/etc/lsmns
+cp $P/lsmns-policy.json $T/etc/lsmns/policy.json && chmod 0600 $T/etc/lsmns/policy.json
+tar -C /lsmns/examples/smack/rootfs -cf $T$W/rootfs.tar .
 check "podman import of the example rootfs" pm import -q --change 'ENV PATH=/bin' $W/rootfs.tar $IMG
 
+# fresh_pod_cgroups: the workaround above, where podman needs it (4.3).
+fresh_pod_cgroups() {
+	[ $vnum -ge 500 ] && return 0
+	for d in /sys/fs/cgroup/libpod_parent/*/; do
+		[ -d "$d" ] && [ -z "$(cat $d/cgroup.procs)" ] && rmdir $d && mkdir $d
+	done
+	return 0
+}
+
 before=$(count)
-pm kube play --start=false --network none $YAML >$W/play.out 2>&1
+pm kube play --start=false --network none $YAML >$T$W/play.out 2>&1
 tap_result $? "podman kube play --start=false $YAML"
-tap_diag "$(cat $W/play.out)"
+tap_diag "$(cat $T$W/play.out)"
 # The pod cgroups hold no process yet: replace each by a fresh one.
-for d in /sys/fs/cgroup/libpod_parent/*/; do
-	[ -d "$d" ] && [ -z "$(cat $d/cgroup.procs)" ] && rmdir $d && mkdir $d
-done
+fresh_pod_cgroups
 for pod in lsmns-selinux lsmns-apparmor lsmns-smack; do
 	check "podman pod start $pod" pm pod start $pod
 done
 check_eq "three more LSM namespaces (one per app container, none for infra)" $((before + 3)) "$(count)"
 
 # name|set|the LSM's context|what the kernel shows in attr/LSM/current
-cat >$W/cases <<'EOF'
+cat >$T$W/cases <<'EOF'
 lsmns-selinux|selinux|system_u:system_r:container_t:s0:c1,c2|system_u:system_r:container_t:s0:c1,c2
 lsmns-apparmor|apparmor|lsmns-demo-apparmor|lsmns-demo-apparmor (enforce)
 lsmns-smack|smack|ContainerC|ContainerC
 EOF
 while IFS='|' read -r pod lsm ctx shown; do
 	c=$pod-app
-	cfg=$(pm inspect --format '{{.OCIConfigPath}}' $c)
+	cfg=$T$(pm inspect --format '{{.OCIConfigPath}}' $c)
 	check_eq "$pod: the pod's org.lsmns.lsm annotation is in the container's OCI config" "$lsm" \
 		"$(jq -r '.annotations["org.lsmns.lsm"]' $cfg)"
 	k=context; [ $lsm = apparmor ] && k=profile; [ $lsm = smack ] && k=label
@@ -78,7 +105,7 @@ while IFS='|' read -r pod lsm ctx shown; do
 	ipid=$(pm inspect --format '{{.State.Pid}}' $inf)
 	check_eq "$pod: the infra container stays in the host's SELinux context" \
 		"system_u:system_r:unconfined_t:s0-s0:c0.c1023" "$(tr -d '\000' </proc/$ipid/attr/selinux/current)"
-done <$W/cases
+done <$T$W/cases
 check "podman kube down" pm kube down $YAML
 check_eq "no container left" "" "$(pm ps -aq)"
 check_eq "no LSM namespace left" "$before" "$(count)"
@@ -100,11 +127,6 @@ check_eq "no LSM namespace left" "$before" "$(count)"
 # An unsupported kind is skipped with an info message; a file holding
 # nothing else fails with "YAML document does not contain any supported
 # kube kind".
-ver=$(pm version --format '{{.Client.Version}}')
-tap_diag "podman $ver"
-vmaj=${ver%%.*}; vrest=${ver#*.}; vmin=${vrest%%.*}
-vnum=$((vmaj * 100 + vmin))
-
 # workload KIND NAME WHERE PROFILE [REPLICAS]: a manifest of KIND whose pods
 # run /bin/sleep and ask for AppArmor PROFILE; WHERE says where the
 # annotations are: template (the Kubernetes way) or both (template and the
@@ -157,13 +179,6 @@ pods() {
 	esac
 }
 
-fresh_pod_cgroups() {
-	for d in /sys/fs/cgroup/libpod_parent/*/; do
-		[ -d "$d" ] && [ -z "$(cat $d/cgroup.procs)" ] && rmdir $d && mkdir $d
-	done
-	return 0
-}
-
 # The namespace id of a task, from /proc/PID/attr/lsmns ("id=0" is the
 # host's): what an operator reads to see that a container got no namespace.
 nsid() { sed -n 's/^id=\([0-9]*\) .*/\1/p' /proc/$1/attr/lsmns; }
@@ -174,7 +189,7 @@ for kind in Deployment DaemonSet Job; do
 	for where in template both; do
 		name=wl-$lk-$where
 		y=$W/$name.yaml
-		workload $kind $name $where lsmns-demo-apparmor >$y
+		workload $kind $name $where lsmns-demo-apparmor >$T$y
 		before=$(lsmns_settled_count)
 		expect=$(pods $kind $name)
 		out=$(pm kube play --start=false --network none $y 2>&1)
@@ -196,7 +211,7 @@ for kind in Deployment DaemonSet Job; do
 			check "$kind ($where): podman pod start $pod" pm pod start $pod
 			c=$pod-app
 			set -- $(pm inspect --format '{{.OCIConfigPath}} {{.State.Pid}}' $c)
-			cfg=$1 pid=$2
+			cfg=$T$1 pid=$2
 			pids="$pids $pid"
 			if [ $where = template ]; then
 				check_eq "$kind ($where): $c: the template's request is not in the OCI config" "null null" \
@@ -236,9 +251,9 @@ done
 # namespace, with the hook's reason; the same Deployment with the request
 # on the object still lands.  run.oci.hooks.stderr (on the object, which
 # podman passes on) is where crun 1.8.1 puts the hook's line.
-mkdir -p $W/hooks-always
-cp /usr/share/lsmns/lsmns-hook-always.json $W/hooks-always/
-cat >$W/strict-policy.json <<'EOF'
+mkdir -p $T$W/hooks-always
+cp /usr/share/lsmns/lsmns-hook-always.json $T$W/hooks-always/
+cat >$T$W/strict-policy.json <<'EOF'
 { "version": 1, "rules": [
   { "name": "kube-play-apps",
     "match": { "annotations": { "io.kubernetes.cri-o.ContainerType": "container" } },
@@ -248,12 +263,12 @@ cat >$W/strict-policy.json <<'EOF'
     "default": "refuse" },
   { "name": "rest", "default": "none" } ] }
 EOF
-cp $W/strict-policy.json /etc/lsmns/policy.json
+cp $T$W/strict-policy.json $T/etc/lsmns/policy.json
 for where in template both; do
 	name=strict-$where
 	y=$W/$name.yaml
 	object_extra="run.oci.hooks.stderr: $W/$name.hook-err"
-	workload Deployment $name $where lsmns-demo-apparmor 1 >$y
+	workload Deployment $name $where lsmns-demo-apparmor 1 >$T$y
 	object_extra=
 	before=$(lsmns_settled_count)
 	pod=$(pods Deployment $name 1 | cut -d' ' -f1)
@@ -266,8 +281,8 @@ for where in template both; do
 		check_eq "strict node, Deployment (template): $pod does not start" 1 "$([ $rc -ne 0 ] && echo 1)"
 		tap_diag "$out"
 		check_contains "strict node, Deployment (template): the hook says the request went missing" \
-			'refuses containers without one' "$(cat $W/$name.hook-err 2>/dev/null)"
-		tap_diag "$(cat $W/$name.hook-err 2>/dev/null)"
+			'refuses containers without one' "$(cat $T$W/$name.hook-err 2>/dev/null)"
+		tap_diag "$(cat $T$W/$name.hook-err 2>/dev/null)"
 		check_eq "strict node, Deployment (template): no LSM namespace" "$before" "$(lsmns_settled_count)"
 	else
 		tap_result $rc "strict node, Deployment (both): $pod starts"
@@ -278,18 +293,18 @@ for where in template both; do
 		inf=$(pm pod inspect $pod --format '{{.InfraContainerID}}')
 		set -- $(pm inspect --format '{{.OCIConfigPath}} {{.State.Pid}}' $inf)
 		check_eq "strict node, Deployment (both): its infra container goes through the hook too" \
-			/usr/libexec/lsmns/lsmns-hook "$(jq -r '.hooks.createRuntime[0].path' $1)"
+			/usr/libexec/lsmns/lsmns-hook "$(jq -r '.hooks.createRuntime[0].path' $T$1)"
 		check_eq "strict node, Deployment (both): and is left alone (rule rest, default none)" 0 "$(nsid $2)"
 	fi
 	pm kube down $y >/dev/null 2>&1
 	pm pod rm -af >/dev/null 2>&1
 done
-cp $P/lsmns-policy.json /etc/lsmns/policy.json
+cp $P/lsmns-policy.json $T/etc/lsmns/policy.json
 
 # A request the host policy refuses, through a workload: the pod does not
 # start and no namespace is left.
 y=$W/wl-refused.yaml
-workload Deployment wl-refused both lsmns-not-in-the-policy 1 >$y
+workload Deployment wl-refused both lsmns-not-in-the-policy 1 >$T$y
 before=$(count)
 check "refused Deployment: podman kube play --start=false" pm kube play --start=false --network none $y
 fresh_pod_cgroups
