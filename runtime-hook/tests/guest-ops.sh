@@ -48,12 +48,12 @@ jq --rawfile v $W/big '.annotations["kubectl.kubernetes.io/last-applied-configur
 	| .annotations["run.oci.hooks.stderr"] = "'$W'/big.err"' \
 	/lsmns/examples/selinux/config.json >$b/config.json
 before=$(count)
-out=$(cd $b && crun run op-big 2>&1)
+res=$(cd $b && crun run op-big 2>&1)
 rc=$?
 tap_result $rc "crun: a container with a 200 KiB unrelated annotation starts"
-[ $rc -eq 0 ] || tap_diag "$(echo "$out" | cut -c1-300)" "$(cut -c1-300 $W/big.err 2>/dev/null)"
+[ $rc -eq 0 ] || tap_diag "$(echo "$res" | cut -c1-300)" "$(cut -c1-300 $W/big.err 2>/dev/null)"
 check_contains "crun: it ran in its SELinux context" \
-	"attr_current=system_u:system_r:container_t:s0:c1,c2" "$out"
+	"attr_current=system_u:system_r:container_t:s0:c1,c2" "$res"
 check_contains "crun: the hook's line says it assigned" "allowed, assigned lsm namespace" \
 	"$(cat $W/big.err 2>/dev/null)"
 crun delete -f op-big >/dev/null 2>&1
@@ -64,10 +64,10 @@ cp -a /lsmns/examples/selinux $d
 jq '.hooks.createRuntime[0].args += ["--dry-run"]
 	| .annotations["run.oci.hooks.stderr"] = "'$W'/dry.err"' \
 	/lsmns/examples/selinux/config.json >$d/config.json
-out=$(cd $d && crun run op-dry 2>&1)
+res=$(cd $d && crun run op-dry 2>&1)
 rc=$?
 tap_result $rc "crun: the hook with --dry-run (its stdout /dev/null) lets the container start"
-[ $rc -eq 0 ] || tap_diag "$(echo "$out" | cut -c1-300)"
+[ $rc -eq 0 ] || tap_diag "$(echo "$res" | cut -c1-300)"
 check_contains "crun: the dry run's line names the decision" "dry run, would assign: rule=demo-selinux" \
 	"$(cat $W/dry.err 2>/dev/null)"
 crun delete -f op-dry >/dev/null 2>&1
@@ -89,9 +89,9 @@ if command -v podman >/dev/null; then
 			cat $W/big
 			printf '"\nspec:\n  containers:\n  - name: app\n    image: %s\n    command: ["/bin/sleep", "600"]\n' $IMG
 		} >$y
-		out=$(pm kube play --no-trunc --network none $y 2>&1)
+		res=$(pm kube play --no-trunc --network none $y 2>&1)
 		tap_result $? "podman kube play --no-trunc of a pod with a 200 KiB annotation"
-		tap_diag "$(echo "$out" | tail -n 3 | cut -c1-300)"
+		tap_diag "$(echo "$res" | tail -n 3 | cut -c1-300)"
 		pid=$(pm inspect --format '{{.State.Pid}}' op-big-app 2>/dev/null)
 		check_eq "podman kube play: the app container runs in its SELinux context" \
 			"system_u:system_r:container_t:s0:c1,c2" "$(tr -d '\000' </proc/$pid/attr/selinux/current 2>/dev/null)"
@@ -104,7 +104,7 @@ if command -v podman >/dev/null; then
 	# over the hook's old 64 KiB bound, through podman, conmon and crun
 	head -c 122880 /dev/zero | tr '\0' x >$W/big120
 	before=$(count)
-	out=$(pm run --rm --network none \
+	res=$(pm run --rm --network none \
 		--annotation org.lsmns.lsm=selinux \
 		--annotation '"org.lsmns.selinux.context=system_u:system_r:container_t:s0:c1,c2"' \
 		--annotation "kubectl.kubernetes.io/last-applied-configuration=$(cat $W/big120)" \
@@ -112,8 +112,8 @@ if command -v podman >/dev/null; then
 		$IMG sh -c 'tr -d "\000" </proc/self/attr/current' 2>&1)
 	rc=$?
 	tap_result $rc "podman run with a 120 KiB unrelated annotation starts"
-	[ $rc -eq 0 ] || tap_diag "$(echo "$out" | tail -n 3 | cut -c1-300)" "$(cut -c1-300 $W/run.err 2>/dev/null)"
-	check_eq "podman run: it ran in its SELinux context" "system_u:system_r:container_t:s0:c1,c2" "$out"
+	[ $rc -eq 0 ] || tap_diag "$(echo "$res" | tail -n 3 | cut -c1-300)" "$(cut -c1-300 $W/run.err 2>/dev/null)"
+	check_eq "podman run: it ran in its SELinux context" "system_u:system_r:container_t:s0:c1,c2" "$res"
 	check_contains "podman run: the hook's line says it assigned" "allowed, assigned lsm namespace" \
 		"$(cut -c1-300 $W/run.err 2>/dev/null)"
 	# ---- lsmns ps --unassigned: a container that asked for nothing -------
