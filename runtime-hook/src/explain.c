@@ -426,10 +426,32 @@ int explain_main(int argc, char **argv)
 				snprintf(what + o, sizeof(what) - o, " interface=%s",
 					 hook_lsms[req.interface].name);
 		}
-		if (json)
-			json_object_object_add(jroot, "request", jstr(what));
-		else
+		if (json) {
+			struct json_object *jr = json_object_new_object(),
+					   *jl = json_object_new_array(),
+					   *jc = json_object_new_object(),
+					   *jrel = json_object_new_array();
+			unsigned int k;
+
+			json_object_object_add(jr, "present", json_object_new_boolean(req.present));
+			for (k = 0; k < req.active.n; k++)
+				json_object_array_add(jl, jstr(hook_lsms[req.active.idx[k]].name));
+			for (l = 0; l < HOOK_LSM_COUNT; l++) {
+				if (req.ctx[l])
+					json_object_object_add(jc, hook_lsms[l].name, jstr(req.ctx[l]));
+				if (req.release_mask & LSM_BIT(l))
+					json_object_array_add(jrel, jstr(hook_lsms[l].name));
+			}
+			json_object_object_add(jr, "lsm", jl);
+			json_object_object_add(jr, "contexts", jc);
+			json_object_object_add(jr, "release", jrel);
+			json_object_object_add(jr, "interface", req.interface >= 0 ?
+					       jstr(hook_lsms[req.interface].name) : NULL);
+			json_object_object_add(jr, "text", jstr(what));
+			json_object_object_add(jroot, "request", jr);
+		} else {
 			printf("request   %s\n", what);
+		}
 	}
 
 	if (!json)

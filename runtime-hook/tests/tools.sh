@@ -113,10 +113,10 @@ expect "explain: a refused context names the rule and its patterns, exit 5" 5 \
 expect "explain: rules before the deciding one say why they did not match" 5 \
 	'  2 demo-apparmor            not tried' "$lsmns" explain --policy "$shipped" "$tmp/ann.json"
 out=$("$lsmns" explain --json --policy "$shipped" "$tmp/ann.json")
-if [ "$(jq -r '.decision.allowed, .decision.exit, .rules[0].result, .rules[1].result' <<<"$out" | tr '\n' ' ')" = "false 5 matches not tried " ]; then
-	ok "explain --json: decision and rule results"
+if [ "$(jq -r '.decision.allowed, .decision.exit, .rules[0].result, .rules[1].result, .request.lsm[0], .request.contexts.selinux' <<<"$out" | tr '\n' ' ')" = "false 5 matches not tried selinux system_u:system_r:spc_t:s0 " ]; then
+	ok "explain --json: the request, decision and rule results"
 else
-	not_ok "explain --json: decision and rule results" "$out"
+	not_ok "explain --json: the request, decision and rule results" "$out"
 fi
 cat >"$tmp/pod.json" <<'EOF'
 {"apiVersion":"v1","kind":"Pod","metadata":{"name":"web","namespace":"team-a",
@@ -125,6 +125,11 @@ cat >"$tmp/pod.json" <<'EOF'
 EOF
 expect "explain a pod: the runtime's pair is allowed" 0 'allowed by rule "kube-team-a"' \
 	"$lsmns" explain --policy "$tmp/example.json" --selinux-label system_u:system_r:container_t:s0:c5,c9 "$tmp/pod.json"
+out=$("$lsmns" explain --json --policy "$tmp/example.json" --selinux-label system_u:system_r:container_t:s0:c5,c9 "$tmp/pod.json")
+got=$(jq -r '.decision.allowed, .decision.rule, .decision.interface, (.decision.entries[] | "\(.lsm):\(.mode):\(.context)")' <<<"$out" | tr '\n' ' ')
+want="true kube-team-a selinux selinux:active:system_u:system_r:container_t:s0:c5,c9 apparmor:hidden:lsmns-hidden "
+[ "$got" = "$want" ] && ok "explain --json: the entries the hook would send" ||
+	not_ok "explain --json: the entries the hook would send" "got:  $got" "want: $want"
 expect "explain a pod: a category range from the runtime is refused" 5 "is not one category pair s0:cN,cM" \
 	"$lsmns" explain --policy "$tmp/example.json" --selinux-label system_u:system_r:container_t:s0:c0.c1023 "$tmp/pod.json"
 expect "explain a pod: no runtime label, refused with the fix" 5 "config.json has no process.selinuxLabel: let the runtime allocate the pair" \
