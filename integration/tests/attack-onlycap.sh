@@ -73,6 +73,18 @@ check_not_contains "... and the child never runs as H3Other" "H3Other rc=0" "$ou
 out=$(ns_label H3Agent "$me" | oneline)
 check_contains "agent H3Agent: giving its child onlycap's label $me is refused" "rc=125" "$out"
 check_not_contains "... and the child never runs as $me" "$me rc=0" "$out"
+# The label change with Smack hidden in the namespace: the same change,
+# which the child cannot see; the host reads its label.
+H=/tmp/attack-onlycap.hid R=/tmp/attack-onlycap.rc
+rm -f $H $R
+(as_label H3Agent $A run smack:hidden:H3Other selinux:active apparmor:hidden -- \
+	sh -c "echo \$\$ >$H; exec sleep 2" >/dev/null 2>&1; echo $? >$R) &
+i=0
+while [ ! -s $H ] && [ ! -s $R ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+lbl=$([ -s $H ] && cat /proc/"$(cat $H)"/attr/smack/current 2>/dev/null)
+wait
+check_eq "agent H3Agent: giving its child H3Other with Smack hidden is refused" 125 "$(cat $R)"
+check_not_contains "... and the child never runs as H3Other" H3Other "$lbl"
 # The same through a task that is not its child: an H3Agent sleeper.
 GO=/tmp/attack-onlycap.go
 rm -f $GO
