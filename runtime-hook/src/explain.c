@@ -243,38 +243,141 @@ static void input_free(struct explain_input *in)
 	config_free(&in->cfg);
 }
 
-/* What the kernel still checks for each entry: it cannot be told offline. */
-static void kernel_checks(const struct lsm_assignment *a, struct json_object *arr,
-			  FILE *out)
-{
-	char line[512];
-	unsigned int i;
+/* What the running kernel shows, for --host (or its stand-ins in tests). */
+struct host_view {
+	bool on;
+	char lsms[256];		/* DIR/lsm: "capability,selinux,..." */
+	char releasable[256];	/* lsmns.releasable= of the command line */
+	char *aa_profiles;	/* DIR/apparmor/profiles, or NULL */
+	bool have_lsms, have_cmdline;
+};
 
+static bool list_has(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	while ((p = strstr(p, name))) {
+		if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0' ||
+						    p[n] == '\n' || p[n] == ' '))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+static void host_read(struct host_view *h, const char *secfs, const char *cmdline)
+{
+	struct hook_err e;
+	char path[512], *buf;
+	size_t len;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/lsm", secfs);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && read_bounded(fd, 4096, path, &buf, &len, HOOK_ERR_INPUT, &e) == 0) {
+		snprintf(h->lsms, sizeof(h->lsms), "%s", buf);
+		h->have_lsms = true;
+		free(buf);
+	}
+	if (fd >= 0)
+		close(fd);
+	fd = open(cmdline, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && read_bounded(fd, 65536, cmdline, &buf, &len, HOOK_ERR_INPUT, &e) == 0) {
+		char *p = strstr(buf, "lsmns.releasable=");
+
+		h->have_cmdline = true;
+		if (p && (p == buf || p[-1] == ' ')) {
+			p += strlen("lsmns.releasable=");
+			p[strcspn(p, " \n")] = '\0';
+			snprintf(h->releasable, sizeof(h->releasable), "%s", p);
+		}
+		free(buf);
+	}
+	if (fd >= 0)
+		close(fd);
+	snprintf(path, sizeof(path), "%s/apparmor/profiles", secfs);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && read_bounded(fd, 16 << 20, path, &buf, &len, HOOK_ERR_INPUT, &e) == 0)
+		h->aa_profiles = buf;
+	if (fd >= 0)
+		close(fd);
+}
+
+static bool aa_loaded(const char *profiles, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = profiles; (p = strstr(p, name)); p += n)
+		if ((p == profiles || p[-1] == '\n') && !strncmp(p + n, " (", 2))
+			return true;
+	return false;
+}
+
+/*
+ * What the kernel still checks for each entry.  Offline it cannot be
+ * told; with --host, what this machine's kernel shows is checked, and a
+ * check sure to fail is marked "fails:" (explain then exits 7).
+ */
+static int kernel_checks(const struct lsm_assignment *a, const struct host_view *h,
+			 struct json_object *arr, FILE *out)
+{
+	char line[640];
+	unsigned int i;
+	int fails = 0;
+
+#define EMIT() do { \
+		if (out) \
+			fprintf(out, "  - %s\n", line); \
+		if (arr) \
+			json_object_array_add(arr, json_object_new_string(line)); \
+	} while (0)
 	snprintf(line, sizeof(line),
 		 "the hook must hold CAP_MAC_ADMIN in the initial user namespace and be in no LSM namespace (else EPERM)");
-	if (out)
-		fprintf(out, "  - %s\n", line);
-	if (arr)
-		json_object_array_add(arr, json_object_new_string(line));
+	EMIT();
 	for (i = 0; i < a->n; i++) {
 		const char *lsm = hook_lsms[a->e[i].lsm].name;
 
-		if (a->e[i].mode == LSMNS_MODE_RELEASED)
+		if (h->on && h->have_lsms && !list_has(h->lsms, lsm)) {
 			snprintf(line, sizeof(line),
-				 "%s released: the boot parameter lsmns.releasable= must name %s (else EPERM) and %s's own policy must consent (else EACCES)",
-				 lsm, lsm, lsm);
-		else if (a->e[i].ctx)
-			snprintf(line, sizeof(line),
-				 "%s %s: \"%s\" must be a context %s's loaded policy knows (else EINVAL), and %s must be enabled (else ENOENT)",
-				 lsm, hook_mode_name(a->e[i].mode), a->e[i].ctx,
-				 lsm, lsm);
-		else
+				 "fails: %s is not enabled on this host (the kernel runs %.120s): ENOENT; boot with %s in lsm=",
+				 lsm, h->lsms, lsm);
+			fails++;
+			EMIT();
 			continue;
-		if (out)
-			fprintf(out, "  - %s\n", line);
-		if (arr)
-			json_object_array_add(arr, json_object_new_string(line));
+		}
+		if (a->e[i].mode == LSMNS_MODE_RELEASED) {
+			if (h->on && h->have_cmdline && !list_has(h->releasable, lsm)) {
+				snprintf(line, sizeof(line),
+					 "fails: %s released, but this kernel's command line has %s%s: EPERM; add %s to lsmns.releasable=",
+					 lsm, h->releasable[0] ? "lsmns.releasable=" : "no lsmns.releasable=",
+					 h->releasable, lsm);
+				fails++;
+			} else {
+				snprintf(line, sizeof(line),
+					 "%s released: %s's own policy must consent (else EACCES)%s",
+					 lsm, lsm, h->on ? "" : "; lsmns.releasable= must name it (else EPERM)");
+			}
+		} else if (a->e[i].ctx && a->e[i].lsm == HOOK_LSM_APPARMOR &&
+			   h->on && h->aa_profiles && strcmp(a->e[i].ctx, "unconfined") &&
+			   !aa_loaded(h->aa_profiles, a->e[i].ctx)) {
+			snprintf(line, sizeof(line),
+				 "fails: AppArmor profile \"%.200s\" is not loaded on this host: EINVAL; load it (apparmor_parser -r)",
+				 a->e[i].ctx);
+			fails++;
+		} else if (a->e[i].ctx) {
+			snprintf(line, sizeof(line),
+				 "%s %s: \"%.200s\" must be a context %s's loaded policy knows (else EINVAL)%s",
+				 lsm, hook_mode_name(a->e[i].mode), a->e[i].ctx, lsm,
+				 h->on ? "" : ", and " "the LSM must be enabled (else ENOENT)");
+		} else {
+			continue;
+		}
+		EMIT();
 	}
+#undef EMIT
+	return fails;
 }
 
 static struct json_object *jstr(const char *s)
@@ -286,7 +389,7 @@ static void explain_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: lsmns explain [--policy FILE] [--json] [--id ID] [--bundle DIR]\n"
-		"                     [--image IMAGE] [--selinux-label LABEL] INPUT\n"
+		"                     [--image IMAGE] [--selinux-label LABEL] [--host] INPUT\n"
 		"What lsmns-hook would ask the kernel for a container, or why it would\n"
 		"refuse it, and which rules it tried.  INPUT (or - for stdin) is an OCI\n"
 		"config.json, a Kubernetes object in JSON (kubectl get pod -o json; its\n"
@@ -300,14 +403,19 @@ static void explain_usage(FILE *f)
 		"  --image IMAGE   image name, as " ANN_IMAGE_CRIO "\n"
 		"  --selinux-label LABEL  process.selinuxLabel, as the runtime would\n"
 		"                  allocate it (CRI-O and podman pick a category pair)\n"
+		"  --host          also check what this host's kernel shows: LSMs enabled\n"
+		"                  (/sys/kernel/security/lsm), lsmns.releasable= (/proc/cmdline),\n"
+		"                  AppArmor profiles loaded; a sure refusal exits 7\n"
+		"  --securityfs DIR, --cmdline FILE  read those instead (implies --host)\n"
 		"\n"
-		"Exit status: 0 allowed (or nothing to assign), 5 refused, 4 policy\n"
-		"invalid, 3 input invalid, 2 usage.\n");
+		"Exit status: 0 allowed (or nothing to assign), 5 refused, 7 this host's\n"
+		"kernel would refuse (--host), 4 policy invalid, 3 input invalid, 2 usage.\n");
 }
 
 int explain_main(int argc, char **argv)
 {
-	enum { O_POLICY = 256, O_JSON, O_ID, O_BUNDLE, O_IMAGE, O_LABEL, O_HELP };
+	enum { O_POLICY = 256, O_JSON, O_ID, O_BUNDLE, O_IMAGE, O_LABEL, O_HOST,
+	       O_SECFS, O_CMDLINE, O_HELP };
 	static const struct option opts[] = {
 		{ "policy", required_argument, NULL, O_POLICY },
 		{ "json", no_argument, NULL, O_JSON },
@@ -315,11 +423,16 @@ int explain_main(int argc, char **argv)
 		{ "bundle", required_argument, NULL, O_BUNDLE },
 		{ "image", required_argument, NULL, O_IMAGE },
 		{ "selinux-label", required_argument, NULL, O_LABEL },
+		{ "host", no_argument, NULL, O_HOST },
+		{ "securityfs", required_argument, NULL, O_SECFS },
+		{ "cmdline", required_argument, NULL, O_CMDLINE },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *policy_path = DEFAULT_POLICY, *id = NULL, *bundle = NULL,
-		   *image = NULL, *label = NULL;
+		   *image = NULL, *label = NULL, *secfs = "/sys/kernel/security",
+		   *cmdline = "/proc/cmdline";
+	struct host_view host = { 0 };
 	struct json_object *jroot = NULL, *jrules = NULL, *jdec = NULL;
 	struct hook_err err = { 0 };
 	struct explain_input in;
@@ -353,6 +466,17 @@ int explain_main(int argc, char **argv)
 		case O_LABEL:
 			label = optarg;
 			break;
+		case O_HOST:
+			host.on = true;
+			break;
+		case O_SECFS:
+			secfs = optarg;
+			host.on = true;
+			break;
+		case O_CMDLINE:
+			cmdline = optarg;
+			host.on = true;
+			break;
 		case O_HELP:
 			explain_usage(stdout);
 			return 0;
@@ -370,6 +494,8 @@ int explain_main(int argc, char **argv)
 		fprintf(stderr, "lsmns explain: %s\n", err.msg);
 		return err.status;
 	}
+	if (host.on)
+		host_read(&host, secfs, cmdline);
 	if (read_input(argv[optind], bundle, id, image, label, &in, &err)) {
 		fprintf(stderr, "lsmns explain: %s\n", err.msg);
 		input_free(&in);
@@ -551,11 +677,20 @@ int explain_main(int argc, char **argv)
 					printf("          %-8s hidden   (inherited context: no entry)\n",
 					       hook_lsms[k].name);
 			}
-			printf("kernel    still checks, and refuses if not so:\n");
+			printf("kernel    still checks, and refuses if not so%s:\n",
+			       host.on ? " (checked against this host where it shows)" : "");
 		}
-		kernel_checks(&a, checks, json ? NULL : stdout);
-		if (json)
+		if (kernel_checks(&a, &host, checks, json ? NULL : stdout)) {
+			/* a check this host's kernel is sure to fail */
+			status = HOOK_ERR_KERNEL;
+			if (!json)
+				printf("decision  the kernel of this host would refuse it: the hook exits %d\n",
+				       status);
+		}
+		if (json) {
 			json_object_object_add(jdec, "kernel_checks", checks);
+			json_object_object_add(jdec, "exit", json_object_new_int(status));
+		}
 	}
 	if (json) {
 		puts(json_object_to_json_string_ext(jroot, JSON_C_TO_STRING_PRETTY |
@@ -564,6 +699,7 @@ int explain_main(int argc, char **argv)
 	}
 	if (have_req)
 		request_free(&req);
+	free(host.aa_profiles);
 	input_free(&in);
 	policy_free(&pol);
 	if (fflush(stdout)) {

@@ -138,6 +138,33 @@ sed 's/team-a/team-b/' "$tmp/pod.json" >"$tmp/pod-b.json"
 expect "explain a pod of another namespace: each rule's failing field" 5 \
 	'annotation io.kubernetes.pod.namespace "team-b" does not match "team-a"' \
 	"$lsmns" explain --policy "$tmp/example.json" --selinux-label system_u:system_r:container_t:s0:c5,c9 "$tmp/pod-b.json"
+# --host: what this host's kernel would refuse, read from stand-ins
+mkdir -p "$tmp/host/apparmor"
+printf 'capability,selinux,apparmor' >"$tmp/host/lsm"
+printf 'lsmns-demo-apparmor (enforce)\n' >"$tmp/host/apparmor/profiles"
+printf 'console=ttyS0 lsm=capability,selinux,smack,apparmor lsmns.releasable=selinux,apparmor\n' >"$tmp/cmdline"
+hostx() { "$lsmns" explain --policy "$shipped" --securityfs "$tmp/host" --cmdline "$tmp/cmdline" "$@"; }
+expect "explain --host: an LSM this kernel does not run, exit 7" 7 \
+	"fails: smack is not enabled on this host (the kernel runs capability,selinux,apparmor): ENOENT" \
+	hostx "$repo/examples/smack/config.json"
+printf 'capability,selinux,smack,apparmor' >"$tmp/host/lsm"
+expect "explain --host: the same LSM once enabled (control)" 0 'allowed by rule "demo-smack"' \
+	hostx "$repo/examples/smack/config.json"
+printf 'console=ttyS0\n' >"$tmp/cmdline"
+expect "explain --host: a release without lsmns.releasable=, exit 7" 7 \
+	"fails: selinux released, but this kernel's command line has no lsmns.releasable=: EPERM" \
+	hostx "$repo/examples/smack-released/config.json"
+printf 'lsmns.releasable=selinux,apparmor\n' >"$tmp/cmdline"
+expect "explain --host: the release once releasable (control)" 0 'allowed by rule "demo-smack-released"' \
+	hostx "$repo/examples/smack-released/config.json"
+printf 'other (enforce)\n' >"$tmp/host/apparmor/profiles"
+expect "explain --host: an AppArmor profile not loaded, exit 7" 7 \
+	'fails: AppArmor profile "lsmns-demo-apparmor" is not loaded on this host: EINVAL' \
+	hostx "$repo/examples/apparmor/config.json"
+printf 'other (enforce)\nlsmns-demo-apparmor (enforce)\n' >"$tmp/host/apparmor/profiles"
+expect "explain --host: the profile once loaded (control)" 0 'allowed by rule "demo-apparmor"' \
+	hostx "$repo/examples/apparmor/config.json"
+
 a=$("$lsmns" explain --policy "$shipped" "$tmp/ann.json" 2>&1)
 b=$("$hook" --explain --policy "$shipped" "$tmp/ann.json" 2>&1)
 [ "$a" = "$b" ] && ok "lsmns-hook --explain prints what lsmns explain prints" ||
