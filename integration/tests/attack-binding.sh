@@ -102,21 +102,28 @@ check_eq "an unrelated host service in h3-svc2 does not adopt the nested target'
 	"id=0" "$(release svc2)"
 kill $tgt 2>/dev/null
 
-# ------------------ 2. a cgroup v1 move clears the mark ------------------
-V1=/tmp/h3-v1
-mkdir -p $V1
+# ------------------ 2. a later move clears the mark ------------------
+# A named v1 hierarchy (no controllers), and v1 cpuset when the guest's
+# cgroup2 does not use it: a v1 cpuset child has no CPUs until one is
+# given, so moving into it fails (ENOSPC) after the cgroup core has told
+# the framework of the move.
+V1=/tmp/h3-v1 CS=/tmp/h3-cpuset
+mkdir -p $V1 $CS
 check "a named cgroup v1 hierarchy mounts" mount -t cgroup -o none,name=h3v1 h3v1 $V1
 mkdir -p $V1/sub
+have_cs=0
+if mount -t cgroup -o cpuset h3cpuset $CS 2>/dev/null; then
+	mkdir -p $CS/sub && have_cs=1
+fi
 container_start h3-ctr $T/stop $ENTRIES
-ctr_ns2=$ctr_ns
-# daemon NAME V1MOVE: a privileged host daemon in the root cgroup; after
-# $T/NAME.moved it moves itself in the v1 hierarchy if V1MOVE is 1, then
-# waits for $T/NAME.go and execs.
+# daemon NAME MOVE: a privileged host daemon in the root cgroup; after
+# $T/NAME.moved it runs MOVE (its own cgroup move, or nothing), then waits
+# for $T/NAME.go and execs.
 daemon() {
 	rm -f "$T/$1.go" "$T/$1.out" "$T/$1.moved" "$T/$1.in" "$T/$1.v1"
 	sh -c 'touch '"$T/$1.in"'
 		while [ ! -e '"$T/$1.moved"' ]; do sleep 0.1; done
-		[ '"$2"' = 1 ] && echo $$ >'"$V1"'/sub/cgroup.procs
+		'"$2"'
 		touch '"$T/$1.v1"'
 		while [ ! -e '"$T/$1.go"' ]; do sleep 0.1; done
 		exec /bin/cat /proc/self/attr/lsmns' >"$T/$1.out" 2>&1 &
@@ -125,22 +132,34 @@ daemon() {
 # push PID: a task of a container namespace (root, host pids visible)
 # writes PID into the container's cgroup.
 push() { $A run $ENTRIES -- sh -c "echo $1 >$CG/h3-ctr/cgroup.procs" 2>&1; }
-for v in 0 1; do
-	d=$(daemon d$v $v)
+for v in none v1 cpuset; do
+	case $v in
+	none) move=true ;;
+	v1) move="echo \$\$ >$V1/sub/cgroup.procs" ;;
+	cpuset)
+		[ $have_cs = 1 ] || { tap_skip "a failed v1 cpuset move" "# SKIP cpuset cannot be mounted as v1 here"; continue; }
+		move="echo \$\$ >$CS/sub/tasks 2>/dev/null; touch $T/d$v.tried" ;;
+	esac
+	d=$(daemon d$v "$move")
 	wait_file $T/d$v.in
 	check_eq "daemon d$v: a container's root moves it into the container's cgroup" "" "$(push $d)"
 	check_eq "... it is in /h3-ctr" /h3-ctr "$(sed -n 's/^0:://p' /proc/$d/cgroup)"
 	touch $T/d$v.moved
 	wait_file $T/d$v.v1
 	case $v in
-	0) check_eq "daemon pushed in, no move of its own: adopts nothing at its exec (control)" \
+	none) check_eq "daemon pushed in, no move of its own: adopts nothing at its exec (control)" \
 		"id=0" "$(release d$v)" ;;
-	1) check_eq "... then moves itself in cgroup v1 (its v2 cgroup stays /h3-ctr)" /h3-ctr \
+	v1) check_eq "... then moves itself in cgroup v1 (its v2 cgroup stays /h3-ctr)" /h3-ctr \
 		"$(sed -n 's/^0:://p' /proc/$d/cgroup)"
 	   check_eq "daemon pushed in, then a v1 move of its own: still adopts nothing at its exec" \
+		"id=0" "$(release d$v)" ;;
+	cpuset) check_eq "... then fails to move itself into an empty v1 cpuset (it stays in the root cpuset)" / \
+		"$(grep ':cpuset:' /proc/$d/cgroup | cut -d: -f3)"
+	   check_eq "daemon pushed in, then a failed move of its own: still adopts nothing at its exec" \
 		"id=0" "$(release d$v)" ;;
 	esac
 done
 touch $T/stop
 umount $V1
+[ $have_cs = 1 ] && rmdir $CS/sub && umount $CS
 tap_done
