@@ -357,5 +357,7 @@ void log_line(int prio, const char *fmt, ...)
 /* Escape control bytes of @in into @out (always NUL-terminated). */
 void log_sanitize(const char *in, char *out, size_t size);
 extern bool log_quiet_stderr;
+/* --log-file: a copy of every line, opened before confine(); -1 if none. */
+extern int log_file_fd;
 
 #endif /* LSMNS_HOOK_H */

@@ -8,10 +8,12 @@
 #include <string.h>
 #include <syslog.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "lsmns_hook.h"
 
 bool log_quiet_stderr;
+int log_file_fd = -1;
 
 void log_sanitize(const char *in, char *out, size_t size)
 {
@@ -76,4 +78,19 @@ void log_line(int prio, const char *fmt, ...)
 	if (!log_quiet_stderr)
 		fprintf(stderr, "lsmns-hook: %s\n", line);
 	syslog(prio, "%s", line);
+	if (log_file_fd >= 0) {
+		char rec[HOOK_MSG_LEN + 64];
+		struct timespec ts;
+		struct tm tm;
+		int n;
+
+		/* one write() per line: lines of concurrent hooks do not mix */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		gmtime_r(&ts.tv_sec, &tm);
+		n = snprintf(rec, sizeof(rec), "%04d-%02d-%02dT%02d:%02d:%02dZ lsmns-hook[%d]: %s\n",
+			     tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+			     tm.tm_min, tm.tm_sec, (int)getpid(), line);
+		if (n > 0 && write(log_file_fd, rec, (size_t)n < sizeof(rec) ? (size_t)n : sizeof(rec) - 1) < 0)
+			syslog(LOG_WARNING, "cannot write the log file");
+	}
 }

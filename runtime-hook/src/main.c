@@ -30,6 +30,7 @@ struct hook_opts {
 	const char *policy;
 	const char *assign;
 	const char *check_policy;
+	const char *log_file;
 	bool dry_run;
 	bool no_seccomp;
 };
@@ -64,6 +65,8 @@ static void usage(FILE *f)
 		"  --check-policy FILE  validate and lint a policy file and exit\n"
 		"  --explain [OPT] IN   what the hook would decide for a config.json,\n"
 		"                       Kubernetes object or annotations (lsmns explain)\n"
+		"  --log-file FILE      append every decision line to FILE too (for\n"
+		"                       runtimes that discard the hook's stderr)\n"
 		"  --no-seccomp         do not confine the hook (debugging only)\n"
 		"  --version            print the version and exit\n"
 		"  --help               print this help and exit\n"
@@ -76,13 +79,14 @@ static void usage(FILE *f)
 static int parse_args(int argc, char **argv, struct hook_opts *o)
 {
 	enum { OPT_POLICY = 256, OPT_ASSIGN, OPT_DRY, OPT_CHECK, OPT_NOSECCOMP,
-	       OPT_VERSION, OPT_HELP };
+	       OPT_LOGFILE, OPT_VERSION, OPT_HELP };
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, OPT_POLICY },
 		{ "assign-file", required_argument, NULL, OPT_ASSIGN },
 		{ "dry-run", no_argument, NULL, OPT_DRY },
 		{ "check-policy", required_argument, NULL, OPT_CHECK },
 		{ "no-seccomp", no_argument, NULL, OPT_NOSECCOMP },
+		{ "log-file", required_argument, NULL, OPT_LOGFILE },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
@@ -108,6 +112,9 @@ static int parse_args(int argc, char **argv, struct hook_opts *o)
 			break;
 		case OPT_NOSECCOMP:
 			o->no_seccomp = true;
+			break;
+		case OPT_LOGFILE:
+			o->log_file = optarg;
 			break;
 		case OPT_VERSION:
 			printf("lsmns-hook %s (lsmns ABI %d)\n", HOOK_VERSION,
@@ -378,6 +385,17 @@ int main(int argc, char **argv)
 		return check_policy(h.opt.check_policy);
 
 	log_open();
+	if (h.opt.log_file) {
+		/*
+		 * Opened now, before confine(); a log that cannot be opened is
+		 * said on stderr and syslog, and the decision still made.
+		 */
+		log_file_fd = open(h.opt.log_file, O_WRONLY | O_APPEND | O_CREAT |
+				   O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0600);
+		if (log_file_fd < 0)
+			log_line(LOG_WARNING, "cannot open log file %.256s: %s",
+				 h.opt.log_file, strerror(errno));
+	}
 	if (run(&h) == 0) {
 		status = HOOK_OK;
 	} else {
@@ -393,5 +411,7 @@ int main(int argc, char **argv)
 	}
 	cleanup(&h);
 	closelog();
+	if (log_file_fd >= 0)
+		close(log_file_fd);
 	return status;
 }

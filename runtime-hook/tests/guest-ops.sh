@@ -72,6 +72,19 @@ check_contains "crun: the dry run's line names the decision" "dry run, would ass
 	"$(cat $W/dry.err 2>/dev/null)"
 crun delete -f op-dry >/dev/null 2>&1
 
+# ---- crun, a refusal: the line in the --log-file file -------------------------
+r=$W/selinux-refused
+cp -a /lsmns/examples/selinux $r
+jq '.annotations["org.lsmns.selinux.context"] = "system_u:system_r:spc_t:s0"
+	| .hooks.createRuntime[0].args += ["--log-file", "'$W'/hook.log"]' \
+	/lsmns/examples/selinux/config.json >$r/config.json
+res=$(cd $r && crun run op-refused 2>&1)
+check_contains "crun: a refused container's error has only the exit code" "exit code: 5" "$res"
+check_contains "crun: the hook's line, discarded on stderr, is in the --log-file file" \
+	'refused (request=selinux selinux=system_u:system_r:spc_t:s0): selinux context "system_u:system_r:spc_t:s0" is not allowed by policy rule "demo-selinux"' \
+	"$(cat $W/hook.log 2>/dev/null)"
+crun delete -f op-refused >/dev/null 2>&1
+
 # ---- podman kube play, the annotation on the pod ---------------------------
 if command -v podman >/dev/null; then
 	tar -C /lsmns/examples/smack/rootfs -cf $W/rootfs.tar .

@@ -488,6 +488,39 @@ static void test_big_unrelated_annotation(void **s)
 	free(cfg);
 }
 
+/* --log-file: the line, for runtimes that throw the hook's stderr away */
+static void test_log_file(void **s)
+{
+	char arg[600], *log = tu_path(fx->dir, "hook.log"), *text;
+	size_t len;
+
+	(void)s;
+	snprintf(arg, sizeof(arg), "--log-file=%s", log);
+	hook(state("created", sel_ann), (const char *[]){ arg, NULL });
+	assert_int_equal(fx->r.status, 0);
+	hook(state("created", "\"org.lsmns.lsm\":\"smack\",\"org.lsmns.smack.label\":\"L\""),
+	     (const char *[]){ arg, NULL });
+	assert_int_equal(fx->r.status, HOOK_ERR_REFUSED);
+	text = tu_read(log, &len);
+	if (!strstr(text, "Z lsmns-hook[") || !strstr(text, ": container ctr-1 pid ") ||
+	    !strstr(text, "allowed, assigned: rule=demo") ||
+	    !strstr(text, "refused (request=smack smack=L): active LSM set {smack} is not allowed"))
+		fail_msg("log file: <%s>", text);
+	/* two decisions, two lines */
+	assert_non_null(strchr(text, '\n'));
+	assert_non_null(strchr(strchr(text, '\n') + 1, '\n'));
+	assert_null(strchr(strchr(strchr(text, '\n') + 1, '\n') + 1, '\n'));
+	free(text);
+	/* a log that cannot be opened does not change the decision */
+	snprintf(arg, sizeof(arg), "--log-file=%s/no/such/dir/log", fx->dir);
+	tu_write_str(fx->assign, "");
+	hook(state("created", sel_ann), (const char *[]){ arg, NULL });
+	assert_int_equal(fx->r.status, 0);
+	assert_non_null(strstr(fx->r.err, "cannot open log file"));
+	assert_non_null(strstr(fx->r.err, "allowed, assigned"));
+	free(log);
+}
+
 static void test_default_none(void **s)
 {
 	(void)s;
@@ -730,6 +763,7 @@ int main(void)
 		T(test_dry_run),
 		T(test_dry_run_outputs),
 		T(test_big_unrelated_annotation),
+		T(test_log_file),
 		T(test_default_none),
 		T(test_refuse_bad_state),
 		T(test_refuse_oversize_state),
