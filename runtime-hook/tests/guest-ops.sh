@@ -6,7 +6,10 @@
 #     (podman 4.3's kube play refuses annotation values over 63 bytes);
 #   - --dry-run as the hook crun runs (crun gives hooks /dev/null as stdout)
 #     exits 0 and the container starts;
-#   - every allowed and refused decision lands in the hook's stderr file;
+#   - every allowed and refused decision lands in the hook's stderr file,
+#     or the --log-file file;
+#   - an EPERM from the assign file says why: inside an LSM namespace, in a
+#     user namespace;
 #   - lsmns ps --unassigned lists a podman container that asked for no
 #     namespace, and not one that did.
 # With OLD_HOOK=path (an lsmns-hook built before these changes) the same
@@ -84,6 +87,21 @@ check_contains "crun: the hook's line, discarded on stderr, is in the --log-file
 	'refused (request=selinux selinux=system_u:system_r:spc_t:s0): selinux context "system_u:system_r:spc_t:s0" is not allowed by policy rule "demo-selinux"' \
 	"$(cat $W/hook.log 2>/dev/null)"
 crun delete -f op-refused >/dev/null 2>&1
+
+# ---- EPERM from the assign file names its cause ---------------------------------
+sleep 300 &
+tgt=$!
+mkdir -p $W/eb && cp /lsmns/examples/selinux/config.json $W/eb/
+st='{"id":"eperm","status":"created","pid":'$tgt',"bundle":"'$W'/eb","annotations":{"org.lsmns.lsm":"selinux","org.lsmns.selinux.context":"system_u:system_r:container_t:s0:c1,c2"}}'
+res=$(echo "$st" | /lsmns/bin/lsmns-assign run apparmor:active:unconfined -- $HOOK --policy /etc/lsmns/policy.json 2>&1)
+check_contains "inside an LSM namespace: the EPERM line names the namespace and the fix" \
+	"Operation not permitted: the hook runs inside LSM namespace" "$res"
+res=$(echo "$st" | unshare -r $HOOK --policy /etc/lsmns/policy.json 2>&1)
+check_contains "in a user namespace (as rootless podman): the EPERM line says so" \
+	"Operation not permitted: the hook runs in a user namespace" "$res"
+res=$(echo "$st" | $HOOK --policy /etc/lsmns/policy.json 2>&1)
+check_contains "control: as root on the host the same request is assigned" "allowed, assigned lsm namespace" "$res"
+kill $tgt 2>/dev/null
 
 # ---- podman kube play, the annotation on the pod ---------------------------
 if command -v podman >/dev/null; then
