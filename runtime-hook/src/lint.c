@@ -177,6 +177,22 @@ static void lint_contexts(struct lint *l, const struct policy_rule *r)
 	size_t i;
 	int k;
 
+	if (r->selinux_mcs_runtime) {
+		const struct pattern_list *pl = &r->contexts[HOOK_LSM_SELINUX];
+		bool any = false;
+
+		for (i = 0; i < pl->n && !any; i++) {
+			char pre[256];
+
+			selinux_prefix(pl->p[i], pre, sizeof(pre));
+			any = probe(pl->p[i], pre, "s0:c1,c2") || probe(pl->p[i], pre, "s0:c100,c1000");
+		}
+		if (!any)
+			finding(l, true,
+				"rule \"%s\": \"selinux_mcs\": \"runtime\" admits only contexts with one category pair, and no selinux pattern of the rule accepts one: every SELinux request is refused",
+				r->name);
+	}
+
 	for (i = 0; i < r->contexts[HOOK_LSM_SELINUX].n; i++)
 		lint_selinux(l, r, r->contexts[HOOK_LSM_SELINUX].p[i], "context pattern");
 	if (r->hidden[HOOK_LSM_SELINUX])

@@ -82,6 +82,9 @@ expect "check-policy flags a default that can never apply" 1 'rule "s": its "def
 policy "$tmp/pick.json" '{"name":"t","active":[["selinux"]],"contexts":{"selinux":["system_u:system_r:container_t:s0:c[0-9],c[0-9]"]}}'
 expect "check-policy flags a pattern that lets a pod pick another pod's pair" 1 "lets the container choose its own category pair" \
 	"$lsmns" check-policy "$tmp/pick.json"
+policy "$tmp/mcs.json" '{"name":"t","active":[["selinux"]],"contexts":{"selinux":["system_u:system_r:container_t:s0"]},"selinux_mcs":"runtime"}'
+expect "check-policy flags selinux_mcs with no pattern that takes a pair" 1 'no selinux pattern of the rule accepts one' \
+	"$lsmns" check-policy "$tmp/mcs.json"
 policy "$tmp/nopat.json" '{"name":"t","active":[["smack"]]}'
 expect "check-policy flags an active LSM with no context pattern" 1 "allows the active set {smack} but no smack context" \
 	"$lsmns" check-policy "$tmp/nopat.json"
