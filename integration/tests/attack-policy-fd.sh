@@ -68,6 +68,8 @@ check "Smack: label H3Fd exists" sh -c "echo 'H3Fd H3Fd rwx' | $W $SMK/load2"
 BOOL=lsmns_container_setinterface
 log_other=$( [ "$(cat $SMK/logging)" = 2 ] && echo 1 || echo 2 )
 mod_other=$( [ "$(cat /sys/module/apparmor/parameters/mode)" = complain ] && echo enforce || echo complain )
+AASYS=/proc/sys/kernel/unprivileged_userns_apparmor_policy
+sys_other=$( [ "$(cat $AASYS)" = 1 ] && echo 0 || echo 1 )
 cat >$D/files <<EOF
 se-enforce $SFS/enforce selinux write 0
 se-boolean $SFS/booleans/$BOOL selinux write 0
@@ -81,6 +83,7 @@ aa-replace $AA/.replace apparmor copy $D/victim-complain.bin
 aa-load $AA/.load apparmor copy $D/planted.bin
 aa-remove $AA/.remove apparmor write h3-victim
 aa-param /sys/module/apparmor/parameters/mode apparmor write $mod_other
+aa-sysctl $AASYS apparmor write $sys_other
 EOF
 # state NAME: what the host sees of the file's effect.
 state() {
@@ -96,6 +99,7 @@ state() {
 	aa-replace|aa-remove) aa_mode h3-victim ;;
 	aa-load) grep -c '^h3-planted ' $AA/profiles ;;
 	aa-param) cat /sys/module/apparmor/parameters/mode ;;
+	aa-sysctl) cat $AASYS ;;
 	esac
 }
 # restore NAME: undo the effect (the host may).
@@ -112,6 +116,7 @@ restore() {
 	aa-replace|aa-remove) aa_load $D/victim ;;
 	aa-load) printf h3-planted | $W $AA/.remove ;;
 	aa-param) printf %s "$(sed -n 's/^aa-param //p' $D/orig)" | $W /sys/module/apparmor/parameters/mode ;;
+	aa-sysctl) printf %s "$(sed -n 's/^aa-sysctl //p' $D/orig)" | $W $AASYS ;;
 	esac >/dev/null 2>&1
 }
 # entries LSM: a namespace that hides LSM (the other two active, SELinux
