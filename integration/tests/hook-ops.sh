@@ -1,6 +1,6 @@
 #!/bin/sh
-# guest-ops: the operator-facing behaviour of lsmns-hook under real runtimes
-# in the guest (not part of make check; run by hand, see the end):
+# hook-ops: the operator-facing behaviour of lsmns-hook under real runtimes
+# in the guest (ops.list: hook-ops):
 #   - a container with kubectl's last-applied-configuration of 200 KiB runs
 #     in its LSM namespace under crun, and one of 120 KiB under podman run
 #     (podman 4.3's kube play refuses annotation values over 63 bytes);
@@ -18,7 +18,7 @@
 #   integration/scripts/guest-run --kernel build/stable/bzImage-normal \
 #       --file runtime-hook/build/lsmns-hook:/lsmns/op/lsmns-hook \
 #       --file runtime-hook/build/lsmns:/lsmns/op/lsmns \
-#       runtime-hook/tests/guest-ops.sh
+#       integration/tests/hook-ops.sh
 . /lsmns/lib/tap.sh
 P=/lsmns/policies
 W=/tmp/guest-ops
