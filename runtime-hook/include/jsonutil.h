@@ -31,4 +31,14 @@ int json_to_kv(struct json_object *obj, size_t max_value, const char *what,
 
 const char *json_type_str(struct json_object *o);
 
+/*
+ * A parsed document done with: freed, unless json_trees_die_with_process
+ * is set.  The hook sets it: it exits right after its one decision, and
+ * walking json-c's trees to free them was a quarter of its instructions.
+ * Everything that parses more than once (lsmns, the tests, the fuzzer)
+ * leaves it unset.
+ */
+extern bool json_trees_die_with_process;
+void json_done(struct json_object *root);
+
 #endif /* LSMNS_HOOK_JSONUTIL_H */

@@ -315,7 +315,12 @@ int json_parse_buffer(const char *buf, size_t len, const char *what,
 struct assign_file {
 	int fd;
 	bool regular;	/* not on securityfs: no result to read back */
-	/* Why the kernel would say EPERM, worked out before confine(). */
+	/* What tells why the kernel says EPERM (priv_facts), opened before
+	 * confine() and read only then; -1 where it could not be opened.
+	 * facts_open: kernel_open_assign() opened them. */
+	int facts_fd[3];
+	bool facts_open;
+	/* Why the kernel said EPERM, worked out when it did. */
 	char eperm_why[384];
 };
 
@@ -330,7 +335,12 @@ struct priv_facts {
 	long long lsmns_id;		/* /proc/self/attr/lsmns id=, -1 unknown */
 };
 
+#define PRIV_FACTS_FILES 3
 void priv_facts_read(struct priv_facts *f);
+/* The same in two steps: the files opened (before confine()), then read. */
+void priv_facts_open(int fds[PRIV_FACTS_FILES]);
+void priv_facts_from(const int fds[PRIV_FACTS_FILES], struct priv_facts *f);
+void priv_facts_close(int fds[PRIV_FACTS_FILES]);
 /* The likeliest cause of an EPERM from the assign file, and the fix. */
 void priv_explain_eperm(const struct priv_facts *f, char *buf, size_t size);
 
@@ -338,9 +348,11 @@ int kernel_pin(int pid, int *pidfd, struct hook_err *err);
 int kernel_open_assign(const char *path, struct assign_file *af,
 		       struct hook_err *err);
 /* One write() of the whole request; on failure, read back the result. */
-int kernel_send(const struct assign_file *af, const void *buf, size_t len,
+int kernel_send(struct assign_file *af, const void *buf, size_t len,
 		const struct lsm_assignment *a, struct hook_err *err);
 const char *kernel_errno_hint(int e, bool released_entry);
+/* The assign file and what kernel_open_assign() opened with it. */
+void kernel_close_assign(struct assign_file *af);
 /* After a successful write: the namespace id the kernel reports. */
 int kernel_result_ns(const struct assign_file *af, unsigned long long *ns_id);
 

@@ -17,15 +17,13 @@
  */
 static bool has_escaped_nul(const char *buf, size_t len)
 {
-	size_t i;
+	const char *p = buf, *end = buf + len;
 
-	for (i = 0; i + 1 < len; i++) {
-		if (buf[i] != '\\')
-			continue;
-		if (buf[i + 1] == 'u' && i + 5 < len &&
-		    !memcmp(buf + i + 2, "0000", 4))
+	/* memchr to the next backslash: most of a document has none */
+	while ((p = memchr(p, '\\', (size_t)(end - p))) && p + 1 < end) {
+		if (p[1] == 'u' && end - p > 5 && !memcmp(p + 2, "0000", 4))
 			return true;
-		i++;	/* skip the escaped character */
+		p += 2;	/* skip the escaped character */
 	}
 	return false;
 }
@@ -82,6 +80,14 @@ int json_parse_buffer(const char *buf, size_t len, const char *what,
 	}
 	*out = obj;
 	return 0;
+}
+
+bool json_trees_die_with_process;
+
+void json_done(struct json_object *root)
+{
+	if (!json_trees_die_with_process)
+		json_object_put(root);
 }
 
 const char *json_type_str(struct json_object *o)

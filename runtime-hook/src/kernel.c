@@ -23,39 +23,69 @@
 
 #define CAP_MAC_ADMIN_BIT 33
 
-/* A small /proc file into @buf; false if it cannot be read. */
-static bool read_small(const char *path, char *buf, size_t size)
+static const char *const priv_facts_files[PRIV_FACTS_FILES] = {
+	"/proc/self/status", "/proc/self/uid_map", "/proc/self/attr/lsmns",
+};
+
+void priv_facts_open(int fds[PRIV_FACTS_FILES])
+{
+	int i;
+
+	for (i = 0; i < PRIV_FACTS_FILES; i++)
+		fds[i] = open(priv_facts_files[i], O_RDONLY | O_CLOEXEC | O_NOCTTY);
+}
+
+void priv_facts_close(int fds[PRIV_FACTS_FILES])
+{
+	int i;
+
+	for (i = 0; i < PRIV_FACTS_FILES; i++) {
+		if (fds[i] >= 0)
+			close(fds[i]);
+		fds[i] = -1;
+	}
+}
+
+/* A small /proc file, opened before, into @buf; false if it cannot be read. */
+static bool read_small(int fd, char *buf, size_t size)
 {
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 
 	if (fd < 0)
 		return false;
-	n = read(fd, buf, size - 1);
-	close(fd);
+	n = pread(fd, buf, size - 1, 0);
 	if (n < 0)
 		return false;
 	buf[n] = '\0';
 	return true;
 }
 
-void priv_facts_read(struct priv_facts *f)
+void priv_facts_from(const int fds[PRIV_FACTS_FILES], struct priv_facts *f)
 {
 	char buf[4096], *p;
 	unsigned long long a, b, c;
 
 	f->cap_mac_admin = f->init_userns = -1;
 	f->lsmns_id = -1;
-	if (read_small("/proc/self/status", buf, sizeof(buf)) &&
+	if (read_small(fds[0], buf, sizeof(buf)) &&
 	    (p = strstr(buf, "\nCapEff:")) &&
 	    sscanf(p + 8, "%llx", &a) == 1)
 		f->cap_mac_admin = !!(a & (1ULL << CAP_MAC_ADMIN_BIT));
-	if (read_small("/proc/self/uid_map", buf, sizeof(buf)) &&
+	if (read_small(fds[1], buf, sizeof(buf)) &&
 	    sscanf(buf, "%llu %llu %llu", &a, &b, &c) == 3)
 		f->init_userns = a == 0 && b == 0 && c == 4294967295ULL;
-	if (read_small("/proc/self/attr/lsmns", buf, sizeof(buf)) &&
+	if (read_small(fds[2], buf, sizeof(buf)) &&
 	    (p = strstr(buf, "id=")) && (p == buf || p[-1] == ' '))
 		f->lsmns_id = strtoll(p + 3, NULL, 10);
+}
+
+void priv_facts_read(struct priv_facts *f)
+{
+	int fds[PRIV_FACTS_FILES];
+
+	priv_facts_open(fds);
+	priv_facts_from(fds, f);
+	priv_facts_close(fds);
 }
 
 void priv_explain_eperm(const struct priv_facts *f, char *buf, size_t size)
@@ -112,11 +142,19 @@ int kernel_open_assign(const char *path, struct assign_file *af,
 	struct priv_facts facts;
 	int f = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY);
 
-	priv_facts_read(&facts);
-	priv_explain_eperm(&facts, af->eperm_why, sizeof(af->eperm_why));
+	/*
+	 * Why the kernel would say EPERM is needed only when it does, but the
+	 * files that tell must be opened before confine(): opened now, read
+	 * (what costs) only on an EPERM.
+	 */
+	priv_facts_open(af->facts_fd);
+	af->facts_open = true;
 	if (f < 0) {
 		int e = errno;
 		const char *why = "";
+
+		priv_facts_from(af->facts_fd, &facts);
+		priv_explain_eperm(&facts, af->eperm_why, sizeof(af->eperm_why));
 
 		if (e == ENOENT)
 			why = ": the kernel has no LSM namespaces (boot the lsmns kernel) or securityfs is not mounted (mount -t securityfs securityfs /sys/kernel/security)";
@@ -185,7 +223,7 @@ static int read_result(int fd, struct lsmns_assign_result *res)
 	return 0;
 }
 
-int kernel_send(const struct assign_file *af, const void *buf, size_t len,
+int kernel_send(struct assign_file *af, const void *buf, size_t len,
 		const struct lsm_assignment *a, struct hook_err *err)
 {
 	struct lsmns_assign_result res;
@@ -222,11 +260,27 @@ int kernel_send(const struct assign_file *af, const void *buf, size_t len,
 			}
 		}
 	}
+	if (e == EPERM && !released_entry && af->facts_open) {
+		struct priv_facts facts;
+
+		priv_facts_from(af->facts_fd, &facts);
+		priv_explain_eperm(&facts, af->eperm_why, sizeof(af->eperm_why));
+	}
 	return hook_fail(err, HOOK_ERR_KERNEL,
 			 "kernel refused the assignment%s: %s (errno %d): %s",
 			 where, strerror(e), e,
 			 e == EPERM && !released_entry && af->eperm_why[0] ?
 				af->eperm_why : kernel_errno_hint(e, released_entry));
+}
+
+void kernel_close_assign(struct assign_file *af)
+{
+	if (af->facts_open)
+		priv_facts_close(af->facts_fd);
+	af->facts_open = false;
+	if (af->fd >= 0)
+		close(af->fd);
+	af->fd = -1;
 }
 
 int kernel_result_ns(const struct assign_file *af, unsigned long long *ns_id)

@@ -21,6 +21,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "jsonutil.h"
 #include "lsmns_hook.h"
 
 #define DEFAULT_POLICY	"/etc/lsmns/policy.json"
@@ -365,8 +366,7 @@ static void cleanup(struct hook_run *h)
 		close(h->config_fd);
 	if (h->pidfd >= 0)
 		close(h->pidfd);
-	if (h->assign.fd >= 0)
-		close(h->assign.fd);
+	kernel_close_assign(&h->assign);
 }
 
 int main(int argc, char **argv)
@@ -384,6 +384,11 @@ int main(int argc, char **argv)
 	if (h.opt.check_policy)
 		return check_policy(h.opt.check_policy);
 
+#ifndef HOOK_SANITIZER_BUILD
+	/* one decision, then exit: the parsed documents go with the process
+	 * (the sanitizer build frees them, for its leak check) */
+	json_trees_die_with_process = true;
+#endif
 	log_open();
 	if (h.opt.log_file) {
 		/*

@@ -450,7 +450,7 @@ int policy_parse(const char *buf, size_t len, struct policy *pol,
 	}
 	ret = 0;
 out:
-	json_object_put(root);
+	json_done(root);
 	if (ret)
 		policy_free(pol);
 	return ret;

@@ -101,7 +101,7 @@ int state_parse(const char *buf, size_t len, struct oci_state *st,
 	}
 	ret = 0;
 out:
-	json_object_put(root);
+	json_done(root);
 	if (ret)
 		state_free(st);
 	return ret;
@@ -197,7 +197,7 @@ int config_parse(const char *buf, size_t len, const char *bundle,
 	ret = 0;
 out:
 	free(path);
-	json_object_put(root);
+	json_done(root);
 	if (ret)
 		config_free(cfg);
 	return ret;
