@@ -30,7 +30,7 @@ trixie_enter() {
 	cp /lsmns/policies/lsmns-policy.json $T/etc/lsmns/policy.json && chmod 0600 $T/etc/lsmns/policy.json
 }
 tx() { chroot $T "$@"; }
-stack_versions() { tr '\n' ';' <$T/.lsmns-stack-versions; }
+stack_versions() { grep -E '^Package: (containerd|runc|crun|podman|conmon) ' $T/.lsmns-stack-versions | sed 's/Package: //; s/ Version://' | tr '\n' ';'; }
 
 # containerd_start: containerd in the chroot, its log in $CRI_LOG, then
 # the test images imported into the CRI plugin's namespace (k8s.io).
@@ -48,7 +48,7 @@ containerd_start() {
 		sleep 0.5
 	done
 	for img in /lsmns/images/*.tar; do
-		tx ctr -n k8s.io images import --no-unpack=false /lsmns/images/$(basename $img) >/dev/null 2>>$CRI_LOG || return 1
+		tx ctr -n k8s.io images import /lsmns/images/$(basename $img) >/dev/null 2>>$CRI_LOG || return 1
 	done
 }
 containerd_stop() {
