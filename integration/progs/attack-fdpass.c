@@ -38,6 +38,9 @@
  *	assignment of the task PID (lsmns-assign's ENTRY syntax), then read
  *	the result.  Prints "open=... write=... result=ok ns_id=N" or the
  *	errors.
+ *   attack-fdpass uring-read FILE
+ *	the same ring and personality: open FILE for reading and read it.
+ *	Prints "open=ok read=N" (N bytes) or the errors.
  *   attack-fdpass uring-own FILE DATA
  *	the same with a ring of its own and no personality (control).
  *
@@ -301,6 +304,25 @@ static int uring_open_write(struct ring *r, unsigned int pers,
 	return 0;
 }
 
+static int uring_read(struct ring *r, unsigned int pers, const char *file)
+{
+	static char buf[1 << 16];
+	int fd, res;
+
+	fd = uring_op(r, pers, IORING_OP_OPENAT, AT_FDCWD, file, 0,
+		      O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		printf("open=%s read=none\n", errname(-fd));
+		return 0;
+	}
+	res = uring_op(r, pers, IORING_OP_READ, fd, buf, sizeof(buf), 0);
+	if (res < 0)
+		printf("open=ok read=%s\n", errname(-res));
+	else
+		printf("open=ok read=%d\n", res);
+	return 0;
+}
+
 static int uring_assign(struct ring *r, unsigned int pers, pid_t pid,
 			char **entries)
 {
@@ -413,6 +435,7 @@ int main(int argc, char **argv)
 		return die(argv[2]);
 	}
 	if ((argc == 4 && !strcmp(argv[1], "uring-write")) ||
+	    (argc == 3 && !strcmp(argv[1], "uring-read")) ||
 	    (argc >= 4 && !strcmp(argv[1], "uring-assign"))) {
 		const char *rfd = getenv("H3_RING_FD"), *pers = getenv("H3_RING_PERS");
 
@@ -433,6 +456,8 @@ int main(int argc, char **argv)
 			return die("mmap of the inherited ring");
 		if (!strcmp(argv[1], "uring-assign"))
 			return uring_assign(&r, atoi(pers), atoi(argv[2]), argv + 3);
+		if (!strcmp(argv[1], "uring-read"))
+			return uring_read(&r, atoi(pers), argv[2]);
 		return uring_open_write(&r, atoi(pers), argv[2], argv[3]);
 	}
 	if (argc == 4 && !strcmp(argv[1], "uring-own")) {

@@ -232,4 +232,17 @@ out=$($FP uring-exec $A run $(entries smack) -- $FP uring-assign $victim selinux
 tap_diag "uring assign: $out"
 check_not_contains "uring: a namespace assigns a host task through the host's ring: refused" "result=ok" "$out"
 kill $victim 2>/dev/null
+
+# Reading what only the host may read, through the host's ring: the
+# namespaces alive with their contexts, their count.  Controls: the host
+# reads both through its own ring; the namespace cannot read namespaces
+# itself (count: see attack-visible.sh).
+check_not_contains "namespace: reading lsmns/namespaces itself is refused (control)" "read-ok" \
+	"$($A run $(entries smack) -- sh -c "cat /sys/kernel/security/lsmns/namespaces >/dev/null && echo read-ok" 2>&1)"
+for f in namespaces count; do
+	check_contains "host: reads lsmns/$f through its own ring (control)" "open=ok read=" \
+		"$($FP uring-exec $FP uring-read /sys/kernel/security/lsmns/$f 2>&1)"
+	out=$($FP uring-exec $A run $(entries smack) -- $FP uring-read /sys/kernel/security/lsmns/$f 2>&1)
+	check_not_contains "uring: a namespace reads lsmns/$f through the host's ring: refused" "open=ok read=" "$out"
+done
 tap_done
