@@ -1,7 +1,13 @@
 #!/bin/sh
 # Guest side of make bench.
 #
-#   guest-bench.sh SECONDS [--extras PAIRS] CONFIG=TASK...
+#   guest-bench.sh SECONDS [--extras PAIRS] [--levels "K..."] [--burst N]
+#                  [--stressors S1,S2,...] CONFIG=TASK[@S1,S2,...]...
+#
+# --stressors: only these of stressors.list (the quick bench); @S1,...
+# after a configuration: only these for it.  --levels: the live namespace
+# counts of the scaling extra (default "10 100 1000"); --burst: how many
+# containers start at once in the burst extra (default 200).
 #
 # Loads the demo policies of every LSM this kernel runs, then runs each
 # stressor of bench/stressors.list once per configuration, the
@@ -18,6 +24,7 @@
 #   EXTRA crun-start-nohook|crun-start-hook pair=I <lsmns-timeit output>
 #   EXTRA hook-cpu <lsmns-timeit output>
 #   EXTRA ns-scale level=K live=N slab_bytes_per_ns=B|none <lsmns-timeit output>
+#   EXTRA burst-nohook|burst-hook count=N <lsmns-timeit output>  (N at once)
 # A measurement that fails prints no figure but, in place of its
 # lsmns-timeit output:
 #   FAILED <why>
@@ -28,7 +35,20 @@ seconds=$1
 shift
 extras=no
 pairs=0
-[ "${1:-}" = --extras ] && { extras=yes; pairs=$2; shift 2; }
+levels="10 100 1000"
+burst=200
+only=
+while :; do
+	case ${1:-} in
+	--extras) extras=yes; pairs=$2; shift 2 ;;
+	--levels) levels=$2; shift 2 ;;
+	--burst) burst=$2; shift 2 ;;
+	--stressors) only=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
+# in_list NAME LIST: NAME is one of the comma-separated LIST
+in_list() { case ",$2," in *",$1,"*) return 0 ;; esac; return 1; }
 A=/lsmns/bin/lsmns-assign
 T=/lsmns/bin/lsmns-timeit
 P=/lsmns/policies
@@ -71,13 +91,19 @@ run_in() {
 # and reported, so one stuck stressor costs a figure, not the whole boot.
 limit=$((seconds * 10 + 60))
 
-while IFS='|' read -r name args; do
+while IFS='|' read -r name args _when; do
 	# shellcheck disable=SC2086,SC2116 # trims the blanks around it
 	name=$(echo $name)
 	case $name in '' | \#*) continue ;; esac
+	[ -z "$only" ] || in_list "$name" "$only" || continue
 	for ct in "$@"; do
 		config=${ct%%=*}
 		task=${ct#*=}
+		case $task in
+		*@*)
+			in_list "$name" "${task#*@}" || continue
+			task=${task%%@*} ;;
+		esac
 		rm -f /tmp/sng.yaml
 		case $args in
 		*--as-nobody*)
@@ -190,6 +216,32 @@ while [ $i -le "$pairs" ]; do
 	i=$((i + 1))
 done
 
+# --- a node's pod density: $burst containers started at once (each its
+# own create -> start -> delete), without and then with the hook; one
+# timed run is the whole burst, and it fails if any container does.
+cat >/tmp/bench-burst <<'BURST'
+#!/bin/sh
+# bench-burst BUNDLE N: N bench-cycles at once; exit 1 if any failed.
+b=$1 n=$2 i=1 pids= failed=0
+while [ $i -le "$n" ]; do
+	sh /tmp/bench-cycle "$b" "burst-$i" 2>>/tmp/bench-burst.err &
+	pids="$pids $!"
+	i=$((i + 1))
+done
+for p in $pids; do wait "$p" || failed=$((failed + 1)); done
+[ $failed -eq 0 ] || { echo "bench-burst: $failed of $n containers failed: $(tail -n 1 /tmp/bench-burst.err)" >&2; exit 1; }
+BURST
+for v in nohook hook; do
+	if [ -n "$why" ]; then
+		echo "EXTRA burst-$v count=$burst FAILED $why"
+	else
+		: >/tmp/bench-burst.err
+		timed burst-$v count=$burst -- -n 1 -- sh /tmp/bench-burst /tmp/bench-$v "$burst"
+		i=1
+		while [ $i -le "$burst" ]; do crun delete -f burst-$i >/dev/null 2>&1; i=$((i + 1)); done
+	fi
+done
+
 # --- the hook's own CPU time: one decision and request for a live
 # process, written to a plain file instead of the kernel
 if [ -x /usr/libexec/lsmns/lsmns-hook ] && [ -f $E/smack/config.json ]; then
@@ -207,7 +259,7 @@ else
 	echo "EXTRA hook-cpu FAILED no lsmns-hook or no $E/smack/config.json in the guest"
 fi
 
-# --- namespaces alive: 10, 100, 1000 (pending on sleeping tasks); slab
+# --- namespaces alive: each of $levels (pending on sleeping tasks); slab
 # bytes per namespace and the cost of one more assignment at each level.
 # The level is the live namespace count (lsmns/count, the initial
 # namespace included): made up to K-10, then ten timed assignments; a
@@ -218,7 +270,7 @@ COUNT=/sys/kernel/security/lsmns/count
 # shellcheck source=integration/guest/lib/lsmns-container.sh
 . /lsmns/lib/lsmns-container.sh
 lsmns_settled_count >/dev/null
-for k in 10 100 1000; do
+for k in $levels; do
 	n='' made=0 why=''
 	read -r n <$COUNT 2>/dev/null
 	case $n in

@@ -4,7 +4,7 @@
 #   jq -n --rawfile raw R --rawfile extras X --rawfile errors E \
 #      --rawfile configs C --rawfile stressors S --rawfile ratios Q \
 #      --argjson reps N --argjson pairs P --argjson seconds S --arg clock D \
-#      -f report.jq
+#      --arg levels "10 100 1000" -f report.jq
 #
 # raw:    "REP CONFIG STRESSOR BOGO-OPS/S", one line per stress-ng figure
 # extras: "REP KEY [FIELD=VALUE]... [runs=.. wall_us_median=.. ...]", or
@@ -44,11 +44,28 @@ def verdict($target): . + {target: $target,
 def verdict_below($target): . + {target_below: $target,
 	met: (if .median == null then null else .median < $target end)};
 def ratio($a; $b): if $a != null and $b != null then $a / $b else null end;
+# "ideal:A,B,C/N" -> {parts: [A, B, C], base: N}; anything else -> null
+def ideal_of: if startswith("ideal:") then .[6:] | split("/") |
+	if length == 2 then {parts: (.[0] | split(",") | map(trim)), base: (.[1] | trim)} else null end
+	else null end;
+# the ideal sum's ratio from ops/s figures: t(num) / (sum t(part) - (k-1) t(base)),
+# t = 1 / ops; null when a figure is missing or the sum is not positive
+def ideal_ratio($num; $parts; $base):
+	if $num == null or $base == null or ($parts | any(. == null)) then null
+	else (($parts | map(1 / .) | add) - (($parts | length) - 1) / $base) as $t |
+		if $t > 0 then (1 / $num) / $t else null end end;
 
-($configs | datalines | map(split("|")[0] | trim)) as $cfgs |
 ($stressors | datalines | map(split("|")[0] | trim)) as $strs |
+($configs | datalines | map(split("|") | map(trim) |
+	{name: .[0], only: (if (.[4] // "all") == "all" then null else .[4] | split(",") | map(trim) end)})) as $cfgl |
+($cfgl | map(.name)) as $cfgs |
+# the stressors a configuration runs
+(reduce $cfgl[] as $c ({}; .[$c.name] =
+	(if $c.only == null then $strs else [$strs[] | select(. as $s | $c.only | index($s))] end))) as $cstrs |
 ($ratios | datalines | map(split("|") | map(trim) |
-	{label: .[0], num: .[1], den: .[2], target: (if .[3] == "-" then null else (.[3] | tonumber) end)})) as $qs |
+	{label: .[0], num: .[1], den: .[2], ideal: (.[2] | ideal_of),
+	 target: (if .[3] == "-" then null else (.[3] | tonumber) end)} |
+	. + {names: ([.num] + (if .ideal then .ideal.parts + [.ideal.base] else [.den] end))})) as $qs |
 [range(1; $reps + 1) | tostring] as $R |
 
 # --- stress-ng figures
@@ -72,7 +89,10 @@ def value($r; $k; sel; $field): entry($r; $k; sel) | if . == null then null else
 [$R[] as $r | $P[] as $p | {r: $r, p: $p}] as $RP |
 [$RP[] as $rp | value($rp.r; "crun-start-nohook"; .pair == $rp.p; "wall_us_median")] as $nohook |
 [$RP[] as $rp | value($rp.r; "crun-start-hook"; .pair == $rp.p; "wall_us_median")] as $hook |
-([10, 100, 1000] | map(tostring)) as $L |
+[$R[] | value(.; "burst-nohook"; true; "wall_us_median")] as $burst_nohook |
+[$R[] | value(.; "burst-hook"; true; "wall_us_median")] as $burst_hook |
+([$X[] | select(.key | startswith("burst-")) | .f.count | num] | map(select(. != null)) | first // null) as $burst_count |
+($levels | split(" ") | map(select(. != ""))) as $L |
 (reduce $L[] as $l ({}; .[$l] = [$R[] as $r | entry($r; "ns-scale"; .level == $l) |
 	if . == null then {assign: null, slab: null, live: null}
 	else {assign: (.f.wall_us_median | pos), slab: (.f.slab_bytes_per_ns | pos), live: (.f.live | num)} end])) as $ns |
@@ -83,7 +103,7 @@ def value($r; $k; sel; $field): entry($r; $k; sel) | if . == null then null else
 	"rep \(.rep): \(.config) \(.stressor): \(.text // "nothing") is not a positive bogo-ops/s figure"] +
  [$X[] | select(.failed) | "rep \(.rep): \(.line)"] +
  [$X[] | select(.failed | not) |
-	select((.key | test("^(crun-start-|hook-cpu|empty-cpu)")) and ((.f.wall_us_median | pos) == null or (.f.cpu_us_median | pos) == null)) |
+	select((.key | test("^(crun-start-|burst-|hook-cpu|empty-cpu)")) and ((.f.wall_us_median | pos) == null or (.f.cpu_us_median | pos) == null)) |
 	"rep \(.rep): \(.line): no time figure"] +
  [$X[] | select(.failed | not) | select(.key == "ns-scale" and
 	((.f.wall_us_median | pos) == null or (.f.slab_bytes_per_ns | pos) == null or (.f.live | num) == null)) |
@@ -91,7 +111,7 @@ def value($r; $k; sel; $field): entry($r; $k; sel) | if . == null then null else
  [$RP[] as $rp | ("crun-start-nohook", "crun-start-hook") as $k |
 	select([$X[] | select(.rep == $rp.r and .key == $k and .f.pair == $rp.p)] | length == 0) |
 	"rep \($rp.r): \($k) pair=\($rp.p): no line at all (did the extras boot finish?)"] +
- [$R[] as $r | ("hook-cpu", "hook-cpu-native", "empty-cpu-native") as $k |
+ [$R[] as $r | ("hook-cpu", "hook-cpu-native", "empty-cpu-native", "burst-nohook", "burst-hook") as $k |
 	select([$X[] | select(.rep == $r and .key == $k)] | length == 0) |
 	"rep \($r): \($k): no line at all"] +
  [$R[] as $r | $L[] as $l |
@@ -103,11 +123,16 @@ def value($r; $k; sel; $field): entry($r; $k; sel) | if . == null then null else
 	repetitions: $reps,
 	seconds: $seconds,
 	clock: $clock,
+	levels: $L,
+	stressors: $strs,
 	configs: (reduce $cfgs[] as $c ({}; .[$c] =
-		(reduce $strs[] as $s ({}; .[$s] = ([$R[] as $r | $rate[$r][$c][$s]] | stats($reps)))))),
-	ratios: [$qs[] as $q | {ratio: $q.label, numerator: $q.num, denominator: $q.den, target: $q.target,
-		stressors: (reduce $strs[] as $s ({}; .[$s] =
-			([$R[] as $r | ratio($rate[$r][$q.den][$s]; $rate[$r][$q.num][$s])] | stats($reps) | verdict($q.target))))}],
+		(reduce $cstrs[$c][] as $s ({}; .[$s] = ([$R[] as $r | $rate[$r][$c][$s]] | stats($reps)))))),
+	ratios: [$qs[] as $q | {ratio: $q.label, numerator: $q.num, denominator: $q.den, target: $q.target}
+		+ (if $q.ideal then {ideal: $q.ideal} else {} end)
+		+ {stressors: (reduce ($strs[] | select(. as $s | $q.names | all(. as $c | ($cstrs[$c] // []) | index($s)))) as $s ({}; .[$s] =
+			([$R[] as $r |
+				if $q.ideal then ideal_ratio($rate[$r][$q.num][$s]; [$q.ideal.parts[] as $p | $rate[$r][$p][$s]]; $rate[$r][$q.ideal.base][$s])
+				else ratio($rate[$r][$q.den][$s]; $rate[$r][$q.num][$s]) end] | stats($reps) | verdict($q.target))))}],
 	extras: {
 		crun_start: {
 			what: "crun create + start + delete of /bin/true in the guest; lsmns-hook as createRuntime hook / none",
@@ -115,6 +140,13 @@ def value($r; $k; sel; $field): entry($r; $k; sel) | if . == null then null else
 			nohook_us: ($nohook | stats($reps * $pairs)),
 			hook_us: ($hook | stats($reps * $pairs)),
 			ratio: ([range(0; $RP | length) as $i | ratio($hook[$i]; $nohook[$i])] | stats($reps * $pairs) | verdict(1.05))
+		},
+		burst: {
+			what: "containers started at once in the guest (each create + start + delete of /bin/true), the whole burst timed; lsmns-hook as createRuntime hook / none",
+			count: $burst_count,
+			nohook_us: ($burst_nohook | stats($reps)),
+			hook_us: ($burst_hook | stats($reps)),
+			ratio: ([range(0; $reps) as $i | ratio($burst_hook[$i]; $burst_nohook[$i])] | stats($reps) | verdict(1.05))
 		},
 		hook_cpu_us: ([$R[] | value(.; "hook-cpu-native"; true; "cpu_us_median")] | stats($reps) | verdict_below(2000)
 			| . + {where: "natively on this machine",
@@ -133,7 +165,11 @@ def value($r; $k; sel; $field): entry($r; $k; sel) | if . == null then null else
 			assign_1000_over_10: ([range(0; $reps) as $i | ratio($ns["1000"][$i].assign; $ns["10"][$i].assign)]
 				| stats($reps) | verdict(1.10)),
 			slab_1000_over_10: ([range(0; $reps) as $i | ratio($ns["1000"][$i].slab; $ns["10"][$i].slab)]
-				| stats($reps) | verdict(1.00))
+				| stats($reps) | verdict(1.00)),
+			# every level above 10 against 10: "flat" up to a node's scale
+			over_10: [$L[] | select(. != "10") as $l | {level: ($l | tonumber),
+				assign: ([range(0; $reps) as $i | ratio($ns[$l][$i].assign; $ns["10"][$i].assign)] | stats($reps) | verdict(1.10)),
+				slab: ([range(0; $reps) as $i | ratio($ns[$l][$i].slab; $ns["10"][$i].slab)] | stats($reps) | verdict(1.00))}]
 		}
 	},
 	failures: $failures
@@ -146,6 +182,7 @@ def value($r; $k; sel; $field): entry($r; $k; sel) | if . == null then null else
 	[$o.ratios[] | .ratio as $q | .stressors | to_entries[] | select(.value.complete | not) |
 		"\($q) \(.key): n=\(.value.n) of \(.value.expected)"] +
 	[$o.extras | (.crun_start | {"crun start ratio": .ratio, "crun start without hook": .nohook_us, "crun start with hook": .hook_us}),
+		(.burst | {"burst ratio": .ratio, "burst without hook": .nohook_us, "burst with hook": .hook_us}),
 		{"hook CPU time": .hook_cpu_us, "empty static program": .empty_static_program_us, "hook CPU time in the guest": .hook_cpu_us_guest},
 		(.namespaces | (.levels | to_entries | map({key: "\(.key) namespaces: assignment", value: .value.assign_us},
 				{key: "\(.key) namespaces: slab bytes", value: .value.slab_bytes_per_ns}) | from_entries),

@@ -22,17 +22,18 @@ def line($name; $d; $unit): "  \($name | rpad(34)) \(fig($d; $unit) | rpad(30)) 
 
 . as $o |
 (.configs | keys_unsorted) as $cfgs |
-(.configs[$cfgs[0]] | keys_unsorted) as $strs |
+.stressors as $strs |
 "",
 "Configuration figures: bogo-ops/s, median over the repetitions that gave one (n=got/asked after a short one), \(.seconds) s each; clock: \(.clock)",
 ("stressor" | rpad(10)) + ($cfgs | map(lpad(20)) | join("")),
 ($strs[] as $s | ($s | rpad(10)) + ($cfgs | map($o.configs[.][$s] |
-	if .median == null then "FAILED" elif .complete then (.median | fixed(1))
+	if . == null then "-"
+	elif .median == null then "FAILED" elif .complete then (.median | fixed(1))
 	else "\(.median | fixed(1)) n=\(.n)/\(.expected)" end | lpad(20)) | join(""))),
 "",
 "Cost ratios: baseline ops/s / configuration ops/s (1.00 = no cost, 1.05 = 5% slower), median [min, max] over the n of \(.repetitions) repetitions that gave both figures",
 (.ratios[] |
-	"\(.ratio)  (\(.numerator) against \(.denominator))  target \(if .target == null then "none" else "<= \(.target)" end)",
+	"\(.ratio)  (\(.numerator) against \(if .ideal then "\(.ideal.parts | join(" + ")) - \(.ideal.parts | length - 1) x \(.ideal.base), in time per operation" else .denominator end))  target \(if .target == null then "none" else "<= \(.target)" end)",
 	(.stressors | to_entries[] | "    \(.key | rpad(10)) \(.value | fig(3; "") | rpad(22)) \(.value | n)\(.value | missed)")),
 "",
 (.extras.crun_start |
@@ -40,6 +41,12 @@ def line($name; $d; $unit): "  \($name | rpad(34)) \(fig($d; $unit) | rpad(30)) 
 	"\(.ratio | line("crun start, with hook / without"; 3; ""))  target <= \(.ratio.target | fixed(2))\(.ratio | missed)",
 	"\(.nohook_us | line("crun start without hook"; 0; " us"))",
 	"\(.hook_us | line("crun start with hook"; 0; " us"))"),
+"",
+(.extras.burst |
+	"Containers at once: \(.count // "?") started together in the guest (create + start + delete of /bin/true each), the whole burst timed, without and with lsmns-hook; median [min, max] over n repetitions",
+	"\(.ratio | line("burst, with hook / without"; 3; ""))  target <= \(.ratio.target | fixed(2))\(.ratio | missed)",
+	"\(.nohook_us | line("burst without hook"; 0; " us"))",
+	"\(.hook_us | line("burst with hook"; 0; " us"))"),
 "",
 "The hook itself: CPU time per container, median [min, max] over n repetitions",
 (.extras |
@@ -54,7 +61,10 @@ def line($name; $d; $unit): "  \($name | rpad(34)) \(fig($d; $unit) | rpad(30)) 
 		"\(.value.assign_us | line("\($l) alive: one more assignment"; 0; " us"))",
 		(.value.not_reached[] | "      rep \(.rep): \($l) not reached, \(.reached // "?") alive when it stopped: \(.why)")),
 	"\(.assign_1000_over_10 | line("assignment, 1000 alive / 10 alive"; 3; ""))  target <= \(.assign_1000_over_10.target | fixed(2)) (flat)\(.assign_1000_over_10 | missed)",
-	"\(.slab_1000_over_10 | line("slab bytes/ns, 1000 alive / 10"; 3; ""))  target <= \(.slab_1000_over_10.target | fixed(2)) (flat)\(.slab_1000_over_10 | missed)"),
+	"\(.slab_1000_over_10 | line("slab bytes/ns, 1000 alive / 10"; 3; ""))  target <= \(.slab_1000_over_10.target | fixed(2)) (flat)\(.slab_1000_over_10 | missed)",
+	(.over_10[] | select(.level > 1000) | .level as $lv |
+		"\(.assign | line("assignment, \($lv) alive / 10 alive"; 3; ""))  target <= \(.assign.target | fixed(2)) (flat)\(.assign | missed)",
+		"\(.slab | line("slab bytes/ns, \($lv) alive / 10"; 3; ""))  target <= \(.slab.target | fixed(2)) (flat)\(.slab | missed)")),
 (if .ok then empty else
 	"",
 	"FAILED OR INCOMPLETE: \(.failures | length) failed measurement(s), \(.incomplete | length) figure(s) short of their repetitions",
