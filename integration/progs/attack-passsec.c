@@ -10,6 +10,10 @@
  *	on stderr, wait at most 10 s for one datagram and print
  *	"scm=CONTEXT" or "scm=none" (a datagram without SCM_SECURITY), or
  *	"recv=timeout".
+ *   attack-passsec recvopts PORT
+ *	the same with IP_RECVOPTS instead: print the datagram's IP options
+ *	(where NetLabel puts a CIPSO label) as "opts=HEX", "opts=none", or
+ *	"recv=timeout".
  *   attack-passsec send PORT
  *	send one datagram to 127.0.0.1:PORT.
  *
@@ -30,6 +34,9 @@
 #ifndef IP_PASSSEC
 #define IP_PASSSEC 18
 #endif
+#ifndef IP_RECVOPTS
+#define IP_RECVOPTS 6
+#endif
 #ifndef SCM_SECURITY
 #define SCM_SECURITY 0x03
 #endif
@@ -45,8 +52,9 @@ int main(int argc, char **argv)
 	struct sockaddr_in a = { .sin_family = AF_INET };
 	int s, one = 1;
 
-	if (argc != 3 || (strcmp(argv[1], "recv") && strcmp(argv[1], "send"))) {
-		fprintf(stderr, "usage: attack-passsec recv|send PORT\n");
+	if (argc != 3 || (strcmp(argv[1], "recv") && strcmp(argv[1], "recvopts") &&
+			  strcmp(argv[1], "send"))) {
+		fprintf(stderr, "usage: attack-passsec recv|recvopts|send PORT\n");
 		return 2;
 	}
 	a.sin_port = htons(atoi(argv[2]));
@@ -59,8 +67,9 @@ int main(int argc, char **argv)
 			return die("sendto");
 		return 0;
 	}
-	if (setsockopt(s, SOL_IP, IP_PASSSEC, &one, sizeof(one)))
-		return die("IP_PASSSEC");
+	if (setsockopt(s, SOL_IP, strcmp(argv[1], "recv") ? IP_RECVOPTS : IP_PASSSEC,
+		       &one, sizeof(one)))
+		return die("setsockopt");
 	if (bind(s, (struct sockaddr *)&a, sizeof(a)))
 		return die("bind");
 	fprintf(stderr, "ready\n");
@@ -78,13 +87,23 @@ int main(int argc, char **argv)
 		}
 		if (recvmsg(s, &m, 0) < 0)
 			return die("recvmsg");
-		for (c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+		for (c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+			if (c->cmsg_level == SOL_IP && c->cmsg_type == IP_RECVOPTS) {
+				size_t i, n = c->cmsg_len - CMSG_LEN(0);
+
+				printf("opts=");
+				for (i = 0; i < n; i++)
+					printf("%02x", CMSG_DATA(c)[i]);
+				printf("\n");
+				return 0;
+			}
 			if (c->cmsg_level == SOL_IP && c->cmsg_type == SCM_SECURITY) {
 				printf("scm=%.*s\n", (int)(c->cmsg_len - CMSG_LEN(0)),
 				       (char *)CMSG_DATA(c));
 				return 0;
 			}
-		printf("scm=none\n");
+		}
+		printf("%s=none\n", strcmp(argv[1], "recv") ? "opts" : "scm");
 	}
 	return 0;
 }

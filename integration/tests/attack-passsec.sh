@@ -11,6 +11,13 @@
 # Controls: a host receiver and a receiver in a namespace where Smack is
 # active get the sender's label H3Sender.  Attacks: a receiver where Smack
 # is hidden, or released, must not.
+# The same label travels in the packet itself: Smack's NetLabel puts a
+# CIPSO option in every IPv4 packet, its categories made from the
+# label's bits, and IP_RECVOPTS hands a receiver the raw options.  A
+# receiver where Smack is hidden must not tell two senders' labels apart
+# that way either (whether this is closed or documented as observable,
+# like a packet capture, is the kernel's decision).  Control: the host
+# receiver sees two different options for H3Sender and H3Other.
 . /lsmns/lib/tap.sh
 . /lsmns/lib/h3.sh
 P=/lsmns/policies
@@ -23,29 +30,33 @@ first=$(major_lsms | head -n 1)
 [ "$first" = smack ] || { echo "Bail out! Smack is not first in lsm= (the network label owner)"; exit 1; }
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 check "load-policies selinux smack" $P/load-policies selinux smack
-check "Smack: H3Sender and _ may write to each other" sh -c \
-	"echo 'H3Sender _ rwx' | $W /sys/fs/smackfs/load2 && echo '_ H3Sender rwx' | $W /sys/fs/smackfs/load2"
+check "Smack: H3Sender, H3Other and _ may write to each other" sh -c \
+	"echo 'H3Sender _ rwx' | $W /sys/fs/smackfs/load2 && echo '_ H3Sender rwx' | $W /sys/fs/smackfs/load2 &&
+	 echo 'H3Other _ rwx' | $W /sys/fs/smackfs/load2 && echo '_ H3Other rwx' | $W /sys/fs/smackfs/load2"
 D=/tmp/attack-passsec
 mkdir -p $D
 port=7100
-# passsec [ENTRY...]: a receiver (in a namespace of ENTRY..., or on the
-# host without) gets one datagram from a host sender labelled H3Sender;
-# prints what it got.
-passsec() {
+# receive MODE LABEL [ENTRY...]: a receiver (in a namespace of ENTRY...,
+# or on the host without) gets one datagram from a host sender labelled
+# LABEL; prints what it got (MODE recv: SCM_SECURITY; recvopts: IP options).
+receive() {
+	_mode=$1 _label=$2
+	shift 2
 	port=$((port + 1))
 	rm -f $D/out $D/err
 	if [ $# -gt 0 ]; then
-		$A run "$@" -- $PS recv $port >$D/out 2>$D/err &
+		$A run "$@" -- $PS $_mode $port >$D/out 2>$D/err &
 	else
-		$PS recv $port >$D/out 2>$D/err &
+		$PS $_mode $port >$D/out 2>$D/err &
 	fi
 	_r=$!
 	_i=0
 	while ! grep -q ready $D/err 2>/dev/null && [ $_i -lt 50 ]; do sleep 0.1; _i=$((_i + 1)); done
-	$LX --attr /proc/self/attr/smack/current H3Sender -- $PS send $port
+	$LX --attr /proc/self/attr/smack/current "$_label" -- $PS send $port
 	wait $_r
 	cat $D/out $D/err | grep -v '^ready$'
 }
+passsec() { receive recv H3Sender "$@"; }
 check_eq "host receiver: SCM_SECURITY is the sender's Smack label (control)" "scm=H3Sender" "$(passsec)"
 check_eq "Smack active (SELinux hidden): the receiver gets H3Sender (control)" "scm=H3Sender" \
 	"$(passsec smack:active selinux:hidden apparmor:hidden)"
@@ -60,4 +71,20 @@ if grep -q 'lsmns.releasable=[^ ]*smack' /proc/cmdline; then
 else
 	tap_skip "Smack released receiver" "# SKIP boot without lsmns.releasable=smack"
 fi
+
+# ------------------------------ IP options ------------------------------
+a=$(receive recvopts H3Sender)
+b=$(receive recvopts H3Other)
+tap_diag "host: H3Sender $a, H3Other $b"
+check_eq "host receiver: H3Sender's packet carries IP options (CIPSO) (control)" yes \
+	"$(case $a in opts=86*) echo yes ;; esac)"
+check_eq "host receiver: H3Sender's and H3Other's options differ (control)" yes "$([ "$a" != "$b" ] && echo yes)"
+for m in hidden released; do
+	grep -q 'lsmns.releasable=[^ ]*smack' /proc/cmdline || [ $m = hidden ] || continue
+	a=$(receive recvopts H3Sender selinux:active smack:$m apparmor:hidden)
+	b=$(receive recvopts H3Other selinux:active smack:$m apparmor:hidden)
+	tap_diag "Smack $m: H3Sender $a, H3Other $b"
+	check_contains "Smack $m: the receiver gets the datagrams (the channel works)" "opts=" "$a $b"
+	check_eq "Smack $m: the receiver cannot tell H3Sender from H3Other by the IP options" "$a" "$b"
+done
 tap_done
