@@ -39,6 +39,12 @@ def r4: if . == null then null else (. * 10000 | round) / 10000 end;
 def stats($expected): map(select(. != null)) as $v |
 	{median: ($v | median | r4), min: ($v | min | r4), max: ($v | max | r4),
 	 n: ($v | length), expected: $expected, complete: (($v | length) >= $expected)};
+# a difference of two figures, or null; may be 0 or negative
+def ratio_diff($a; $b): if $a != null and $b != null then $a - $b else null end;
+# stats of values that may be 0 or negative (differences)
+def stats_any($expected): map(select(. != null)) as $v |
+	{median: ($v | median | r4), min: ($v | min | r4), max: ($v | max | r4),
+	 n: ($v | length), expected: $expected, complete: (($v | length) >= $expected)};
 def verdict($target): . + {target: $target,
 	met: (if .median == null or $target == null then null else .median <= $target end)};
 def verdict_below($target): . + {target_below: $target,
@@ -151,6 +157,10 @@ def value($r; $k; sel; $field): entry($r; $k; sel) | if . == null then null else
 		hook_cpu_us: ([$R[] | value(.; "hook-cpu-native"; true; "cpu_us_median")] | stats($reps) | verdict_below(2000)
 			| . + {where: "natively on this machine",
 				wall_us_median: ([$R[] | value(.; "hook-cpu-native"; true; "wall_us_median")] | stats($reps) | .median)}),
+		# the issue's target: what the hook costs beyond any process
+		hook_over_empty_us: ([$R[] | ratio_diff(value(.; "hook-cpu-native"; true; "cpu_us_median"); value(.; "empty-cpu-native"; true; "cpu_us_median"))]
+			| stats_any($reps) | verdict(500)
+			| . + {what: "lsmns-hook CPU minus the empty static program's, per repetition (both native, alternating)"}),
 		empty_static_program_us: ([$R[] | value(.; "empty-cpu-native"; true; "cpu_us_median")] | stats($reps)
 			| . + {where: "natively on this machine, alternating with the hook (the floor of any hook process)"}),
 		hook_cpu_us_guest: ([$R[] | value(.; "hook-cpu"; true; "cpu_us_median")] | stats($reps)
@@ -183,7 +193,7 @@ def value($r; $k; sel; $field): entry($r; $k; sel) | if . == null then null else
 		"\($q) \(.key): n=\(.value.n) of \(.value.expected)"] +
 	[$o.extras | (.crun_start | {"crun start ratio": .ratio, "crun start without hook": .nohook_us, "crun start with hook": .hook_us}),
 		(.burst | {"burst ratio": .ratio, "burst without hook": .nohook_us, "burst with hook": .hook_us}),
-		{"hook CPU time": .hook_cpu_us, "empty static program": .empty_static_program_us, "hook CPU time in the guest": .hook_cpu_us_guest},
+		{"hook CPU time": .hook_cpu_us, "hook CPU over the empty program": .hook_over_empty_us, "empty static program": .empty_static_program_us, "hook CPU time in the guest": .hook_cpu_us_guest},
 		(.namespaces | (.levels | to_entries | map({key: "\(.key) namespaces: assignment", value: .value.assign_us},
 				{key: "\(.key) namespaces: slab bytes", value: .value.slab_bytes_per_ns}) | from_entries),
 			{"assignment 1000/10": .assign_1000_over_10, "slab bytes 1000/10": .slab_1000_over_10})

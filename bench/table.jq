@@ -52,6 +52,7 @@ def line($name; $d; $unit): "  \($name | rpad(34)) \(fig($d; $unit) | rpad(30)) 
 (.extras |
 	"\(.hook_cpu_us | line("lsmns-hook CPU time, native"; 0; " us"))  target < \(.hook_cpu_us.target_below) us\(.hook_cpu_us | missed)",
 	"\(.empty_static_program_us | line("empty static program CPU, native"; 0; " us"))  (the floor of any hook process here)",
+	"\(.hook_over_empty_us | line("lsmns-hook CPU - empty program"; 0; " us"))  target <= \(.hook_over_empty_us.target) us\(.hook_over_empty_us | missed)",
 	"\(.hook_cpu_us_guest | line("lsmns-hook CPU time, guest"; 0; " us"))  (by the guest clock, reference only)"),
 "",
 "Namespaces alive (pending on sleeping tasks): lsm_ns slab bytes per namespace and one more assignment (fork + assign, guest), median [min, max] over n repetitions",
