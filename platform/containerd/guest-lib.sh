@@ -30,12 +30,32 @@ trixie_enter() {
 	cp /lsmns/policies/lsmns-policy.json $T/etc/lsmns/policy.json && chmod 0600 $T/etc/lsmns/policy.json
 }
 tx() { chroot $T "$@"; }
+CONTAINERD="chroot $T /usr/bin/containerd"
+
+# containerd16_enter: Debian 12's containerd 1.6 instead (the initramfs of
+# `pack-guest --containerd16`), unpacked in /trixie/opt/containerd16 and
+# run on the guest's own Debian 12 root with its runc 1.1.5 and crun 1.8.1
+# and the same configuration.
+C16=/trixie/opt/containerd16/usr/bin
+containerd16_enter() {
+	[ -x $C16/containerd ] || { echo "Bail out! no containerd 1.6 at $C16 (build/guest/containerd16.cpio)"; exit 1; }
+	ip link set lo up
+	mkdir -p /etc/containerd /var/lib/containerd /etc/lsmns
+	cp $T/etc/containerd/config.toml $T/etc/containerd/lsmns-base-spec.json /etc/containerd/
+	mount -t tmpfs -o mode=0700 tmpfs /var/lib/containerd
+	cp /lsmns/policies/lsmns-policy.json /etc/lsmns/policy.json && chmod 0600 /etc/lsmns/policy.json
+	T=""
+	CRI_SOCK=/run/containerd/containerd.sock
+	CONTAINERD="env PATH=$C16:$PATH $C16/containerd"
+	tx() { env PATH=$C16:$PATH "$@"; }
+	stack_versions() { echo "containerd $($C16/containerd --version | cut -d' ' -f3); $(crun --version | head -n 1); runc $(runc --version | sed -n 's/^runc version //p')"; }
+}
 stack_versions() { grep -E '^Package: (containerd|runc|crun|podman|conmon) ' $T/.lsmns-stack-versions | sed 's/Package: //; s/ Version://' | tr '\n' ';'; }
 
-# containerd_start: containerd in the chroot, its log in $CRI_LOG, then
+# containerd_start: containerd (in the chroot, or 1.6 on the guest's root), its log in $CRI_LOG, then
 # the test images imported into the CRI plugin's namespace (k8s.io).
 containerd_start() {
-	chroot $T /usr/bin/containerd --config /etc/containerd/config.toml >$CRI_LOG 2>&1 &
+	$CONTAINERD --config /etc/containerd/config.toml >$CRI_LOG 2>&1 &
 	CONTAINERD_PID=$!
 	_i=0
 	until lsmns-cri -socket $CRI_SOCK -timeout 2s version >/dev/null 2>&1; do
