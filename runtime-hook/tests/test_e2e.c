@@ -748,6 +748,16 @@ static void test_refuse_assign_file(void **s)
 		 state("created", sel_ann), strlen(state("created", sel_ann)));
 	assert_int_equal(fx->r.status, HOOK_ERR_KERNEL);
 	one_line(&fx->r, "kernel refused the assignment: No space left on device (errno 28)");
+	/*
+	 * An EPERM from the write, which comes after confinement: its cause is
+	 * read then from /proc/self files opened before.  A uid_map that is
+	 * already written refuses every write with EPERM.  The hook must say
+	 * why (every explanation starts "the hook"), not die of its filter.
+	 */
+	run_hook(&fx->r, fx->dir, (const char *[]){ fx->pol_arg, "--assign-file=/proc/self/uid_map", NULL },
+		 state("created", sel_ann), strlen(state("created", sel_ann)));
+	assert_int_equal(fx->r.status, HOOK_ERR_KERNEL);
+	one_line(&fx->r, "kernel refused the assignment: Operation not permitted (errno 1): the hook ");
 }
 
 int main(void)
