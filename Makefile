@@ -134,13 +134,16 @@ guest: progs hook policies examples
 
 # The Debian 13 stack's initramfs: lean.cpio of `make guest` with the
 # Debian 13 root (containerd 1.7, runc 1.1.15, crun 1.21, podman 5.4), the
-# CRI client and the NRI plugin appended (platform/trixie).  Run after
-# `make guest`; its tests: integration/tests/trixie.
+# CRI client and the NRI plugin appended (platform/trixie), and
+# containerd16.cpio with Debian 12's containerd 1.6 instead.  Run after
+# `make guest`; their tests: integration/tests/trixie, .../containerd16.
 GUEST_TRIXIE_INITRD := $(BUILD)/guest/trixie.cpio
 guest-trixie:
 	@platform/trixie/build-userland $(BUILD)/trixie $(BUILD)/examples/smack/rootfs
 	@platform/trixie/pack-guest $(GUEST_TRIXIE_INITRD) $(GUEST_LEAN_INITRD) $(BUILD)/trixie \
 		runtime-hook/build/lsmns-hook $(GUEST_INSTALL)
+	@platform/trixie/pack-guest --containerd16 $(BUILD)/guest/containerd16.cpio $(GUEST_LEAN_INITRD) \
+		$(BUILD)/trixie runtime-hook/build/lsmns-hook $(GUEST_INSTALL)
 
 guest-run:
 	@[ -n "$(SCRIPT)" ] || { echo "make guest-run: set SCRIPT=path/to/script" >&2; exit 2; }
