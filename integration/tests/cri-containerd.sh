@@ -21,18 +21,27 @@
 #    succeed (neither runs the OCI runtime), StartContainer fails with the
 #    hook's reason in the CRI error, and nothing is left behind.
 # Per-container requests through NRI: cri-nri.sh.
+# With the argument 1.6: Debian 12's containerd 1.6.20 on the guest's
+# Debian 12 root, with its runc 1.1.5 and crun 1.8.1, the same handlers
+# (booted from build/guest/containerd16.cpio).
 . /lsmns/lib/tap.sh
 . /lsmns/lib/cri.sh
 W=/tmp/cri
 mkdir -p $W
 echo 0 >/proc/sys/kernel/printk_ratelimit
 [ -e /sys/kernel/security/lsmns/assign ] || { echo "Bail out! no LSM namespace support in this kernel"; exit 1; }
-trixie_enter
-tap_diag "Debian 13 stack: $(stack_versions)"
+if [ "${1:-}" = 1.6 ]; then
+	containerd16_enter
+	V=1.6
+else
+	trixie_enter
+	V=1.7
+fi
+tap_diag "stack: $(stack_versions)"
 check "load-policies" /lsmns/policies/load-policies
 check "setup-demo" /lsmns/policies/setup-demo /lsmns/demo
 containerd_start
-tap_result $? "containerd 1.7 starts in the Debian 13 root and imports the test images"
+tap_result $? "containerd $V starts and imports the test images"
 [ $TAP_FAILED -eq 0 ] || { echo "Bail out! containerd did not start"; exit 1; }
 tap_diag "$(cri version 2>&1)"
 IMG=lsmns.test/busybox:1
@@ -155,8 +164,7 @@ for h in lsmns lsmns-crun; do
 		# crun 1.21, like 1.8.1, keeps a hook's stderr out of its error
 		# (only the run.oci.hooks.stderr annotation, which must not be
 		# a pod's to set, sends it to a file); runc above is the control.
-		check_contains "crun: the CRI error names lsmns-hook and its exit status" \
-			"/usr/libexec/lsmns/lsmns-hook\` (exit code: 5)" "$err"
+		check_contains "crun: the CRI error names lsmns-hook" "/usr/libexec/lsmns/lsmns-hook" "$err"
 		check_fails "crun: the hook's reason is not in the CRI error" \
 			sh -c 'case "$1" in *"$2"*) exit 0 ;; esac; exit 1' sh "$err" "$reason"
 	fi

@@ -41,9 +41,15 @@ containerd16_enter() {
 	[ -x $C16/containerd ] || { echo "Bail out! no containerd 1.6 at $C16 (build/guest/containerd16.cpio)"; exit 1; }
 	ip link set lo up
 	mkdir -p /etc/containerd /var/lib/containerd /etc/lsmns
-	cp $T/etc/containerd/config.toml $T/etc/containerd/lsmns-base-spec.json /etc/containerd/
+	cp $T/etc/containerd/config.toml /etc/containerd/
+	# The base spec is containerd 1.7's default, ociVersion 1.1.0, which
+	# crun 1.8.1 refuses ("unknown version specified"); containerd 1.6's
+	# own default says 1.0.2-dev.
+	jq '.ociVersion = "1.0.2-dev"' $T/etc/containerd/lsmns-base-spec.json >/etc/containerd/lsmns-base-spec.json
 	mount -t tmpfs -o mode=0700 tmpfs /var/lib/containerd
 	cp /lsmns/policies/lsmns-policy.json /etc/lsmns/policy.json && chmod 0600 /etc/lsmns/policy.json
+	# containerd copies the node's resolv.conf into every pod.
+	[ -e /etc/resolv.conf ] || : >/etc/resolv.conf
 	T=""
 	CRI_SOCK=/run/containerd/containerd.sock
 	CONTAINERD="env PATH=$C16:$PATH $C16/containerd"
