@@ -54,26 +54,8 @@ start=$(ns_count)
 init_ns=$(lsmns_of 1)
 tap_diag "initial namespace as /proc/1/attr/lsmns shows it: $init_ns"
 
-# pod NAME HANDLER ANNOTATION...: RunPodSandbox; the pod's id in $W/NAME.id,
-# the CRI error in $W/NAME.err.
-pod() {
-	_n=$1 _h=$2; shift 2
-	_a=""
-	for _x in "$@"; do _a="$_a -a $_x"; done
-	cri run-pod -name $_n -handler "$_h" $_a -save $W/$_n.json >$W/$_n.id 2>$W/$_n.err
-}
-# ctr POD-NAME CTR-NAME: CreateContainer + StartContainer of a container
-# that sleeps; its id in $W/POD-CTR.id, errors in $W/POD-CTR.err.
-ctr() {
-	cri create -pod-config $W/$1.json -pod "$(cat $W/$1.id)" -name $2 -image $IMG $MOUNTS -- \
-		/bin/sleep 600 >$W/$1-$2.id 2>$W/$1-$2.err &&
-		cri start "$(cat $W/$1-$2.id)" 2>>$W/$1-$2.err
-}
-pod_gone() { cri stop-pod "$(cat $W/$1.id)" && cri rm-pod "$(cat $W/$1.id)"; }
 # sorted_set "selinux,apparmor" -> "apparmor,selinux"
 sorted_set() { echo "$1" | tr ',' '\n' | sort | tr '\n' ',' | sed 's/,$//'; }
-# active_of PID: the LSMs active in PID's namespace, sorted.
-active_of() { lsmns_of $1 | tr ' ' '\n' | sed -n 's/=active$//p' | sort | tr '\n' ',' | sed 's/,$//'; }
 ns_id() { lsmns_of $1 | tr ' ' '\n' | sed -n 's/^id=//p'; }
 shown() { if [ $1 = apparmor ]; then echo "$2 (enforce)"; else echo "$2"; fi; }
 ctx_for() { case $1 in selinux) echo $SE ;; apparmor) echo $AA ;; smack) echo $SM ;; esac; }

@@ -46,19 +46,6 @@ nri_start() {
 		sleep 0.5
 	done
 }
-pod() {
-	_n=$1 _h=$2; shift 2
-	_a=""
-	for _x in "$@"; do _a="$_a -a $_x"; done
-	cri run-pod -name $_n -handler "$_h" $_a -save $W/$_n.json >$W/$_n.id 2>$W/$_n.err
-}
-ctr() {
-	cri create -pod-config $W/$1.json -pod "$(cat $W/$1.id)" -name $2 -image $IMG $MOUNTS -- \
-		/bin/sleep 600 >$W/$1-$2.id 2>$W/$1-$2.err &&
-		cri start "$(cat $W/$1-$2.id)" 2>>$W/$1-$2.err
-}
-pod_gone() { cri stop-pod "$(cat $W/$1.id)" && cri rm-pod "$(cat $W/$1.id)"; }
-active_of() { lsmns_of $1 | tr ' ' '\n' | sed -n 's/=active$//p' | sort | tr '\n' ',' | sed 's/,$//'; }
 cpid() { cri pid "$(cat $W/$1-$2.id)"; }
 ANN="app.container.lsmns.org/lsm=smack app.container.lsmns.org/smack.label=$SM side.container.lsmns.org/lsm=selinux side.container.lsmns.org/selinux.context=$SE"
 
