@@ -47,3 +47,45 @@ gated_exec() {
 
 # lsmns_line PID: the host's view of a task's namespace line.
 lsmns_line() { cat "/proc/$1/attr/lsmns" 2>/dev/null; }
+
+# Two senders' packets seen by a receiver where Smack, first in lsm=,
+# owns the network labels (attack-passsec.sh, attack-ipopts.sh).
+# smack_net_setup: checks the boot, brings up lo, loads the policies and
+# lets the labels H3Sender and H3Other write to the floor label.
+smack_net_setup() {
+	SN_A=/lsmns/bin/lsmns-assign
+	SN_LX=$H3_P/bin/lsmns-exec
+	SN_PS=/lsmns/bin/attack-passsec
+	SN_D=/tmp/attack-passsec
+	SN_PORT=7100
+	for _f in $SN_A $SN_LX $H3_W $SN_PS; do [ -x $_f ] || { echo "Bail out! $_f missing"; exit 1; }; done
+	[ "$(major_lsms | head -n 1)" = smack ] ||
+		{ echo "Bail out! Smack is not first in lsm= (the network label owner)"; exit 1; }
+	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
+	check "load-policies selinux smack" $H3_P/load-policies selinux smack
+	check "Smack: H3Sender, H3Other and _ may write to each other" sh -c \
+		"echo 'H3Sender _ rwx' | $H3_W /sys/fs/smackfs/load2 && echo '_ H3Sender rwx' | $H3_W /sys/fs/smackfs/load2 &&
+		 echo 'H3Other _ rwx' | $H3_W /sys/fs/smackfs/load2 && echo '_ H3Other rwx' | $H3_W /sys/fs/smackfs/load2"
+	mkdir -p $SN_D
+}
+
+# receive MODE LABEL [ENTRY...]: a receiver (in a namespace of ENTRY...,
+# or on the host without) gets one datagram from a host sender labelled
+# LABEL; prints what it got (MODE recv: SCM_SECURITY; recvopts: IP options).
+receive() {
+	_mode=$1 _label=$2
+	shift 2
+	SN_PORT=$((SN_PORT + 1))
+	rm -f $SN_D/out $SN_D/err
+	if [ $# -gt 0 ]; then
+		$SN_A run "$@" -- $SN_PS $_mode $SN_PORT >$SN_D/out 2>$SN_D/err &
+	else
+		$SN_PS $_mode $SN_PORT >$SN_D/out 2>$SN_D/err &
+	fi
+	_r=$!
+	_i=0
+	while ! grep -q ready $SN_D/err 2>/dev/null && [ $_i -lt 50 ]; do sleep 0.1; _i=$((_i + 1)); done
+	$SN_LX --attr /proc/self/attr/smack/current "$_label" -- $SN_PS send $SN_PORT
+	wait $_r
+	cat $SN_D/out $SN_D/err | grep -v '^ready$'
+}
